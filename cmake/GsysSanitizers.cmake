@@ -1,0 +1,6 @@
+include_guard(GLOBAL)
+if(GSYS_SANITIZE)
+  add_compile_options(-fsanitize=${GSYS_SANITIZE} -fno-omit-frame-pointer -fno-sanitize-recover=all)
+  add_link_options(-fsanitize=${GSYS_SANITIZE})
+  set(GSYS_STATIC_RUNTIME OFF CACHE BOOL "" FORCE)
+endif()

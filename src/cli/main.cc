@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: Apache-2.0
+// gsys entry point: dispatch to a verb, map Status to an exit code. The only place
+// that calls exit.
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "cli/exit_codes.h"
+#include "cli/subcommand.h"
+#include "common/strings.h"
+
+namespace gsys::cli {
+namespace {
+
+std::string TopHelp(const std::vector<std::unique_ptr<Subcommand>>& verbs) {
+  std::string out =
+      "usage: gsys [--version] [--help] <command> [<args>]\n\n"
+      "gsys is an open GPU systems profiler with nsys's commands and report schema.\n\n"
+      "commands:\n";
+  for (const auto& v : verbs) {
+    std::string name = "  " + v->Name();
+    name.resize(14, ' ');
+    out += name + v->Summary() + "\n";
+  }
+  out += "\nRun 'gsys <command> --help' for a command's options.\n";
+  return out;
+}
+
+int Main(int argc, char** argv) {
+  auto verbs = MakeSubcommands();
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+    if (args.size() >= 2 && args[0] == "help") {
+      for (const auto& v : verbs) {
+        if (v->Name() == args[1]) {
+          std::fputs(v->Help().c_str(), stdout);
+          return kExitOk;
+        }
+      }
+    }
+    std::fputs(TopHelp(verbs).c_str(), args.empty() ? stderr : stdout);
+    return args.empty() ? kExitUsage : kExitOk;
+  }
+  if (args[0] == "--version" || args[0] == "-v") {
+    std::printf("gsys %s\n", GSYS_VERSION);
+    return kExitOk;
+  }
+  std::vector<std::string> names;
+  for (auto& v : verbs) {
+    names.push_back(v->Name());
+    if (v->Name() != args[0]) continue;
+    std::vector<std::string> rest(args.begin() + 1, args.end());
+    Result<int> result = v->Run(rest);
+    if (!result.ok()) {
+      std::fflush(stdout);
+      std::fprintf(stderr, "%s\n", result.status().message().c_str());
+      return ExitCodeFor(result.status());
+    }
+    return result.value();
+  }
+  std::string msg = "gsys: unknown command '" + args[0] + "'";
+  if (auto best = ClosestMatch(args[0], names)) msg += " (did you mean '" + *best + "'?)";
+  std::fprintf(stderr, "%s\nRun 'gsys --help' for the list of commands.\n", msg.c_str());
+  return kExitUsage;
+}
+
+}  // namespace
+}  // namespace gsys::cli
+
+int main(int argc, char** argv) { std::exit(gsys::cli::Main(argc, argv)); }

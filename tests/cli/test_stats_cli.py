@@ -1,0 +1,213 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""CLI tests of `gsys stats`: every bad-input path gives one line, a documented exit code
+and no partial output; output destinations behave as nsys's do."""
+import argparse
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import unittest
+
+GSYS = None
+FIXTURES = None
+MODERN = "nsys2024.6-nvfuser-hopper-matmul-nvtx.sqlite"
+
+EXIT_USAGE, EXIT_NOT_FOUND, EXIT_BAD_INPUT, EXIT_UNSUPPORTED, EXIT_IO = 2, 3, 4, 5, 6
+
+
+def gsys(*args, cwd=None):
+    return subprocess.run([GSYS, *args], capture_output=True, text=True, cwd=cwd)
+
+
+class StatsCliTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="gsys-cli-")
+        self.fixture = os.path.join(FIXTURES, MODERN)
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def assertOneLineError(self, proc, code, *needles):
+        self.assertEqual(proc.returncode, code, proc.stderr)
+        lines = proc.stderr.strip().splitlines()
+        self.assertEqual(len(lines), 1, proc.stderr)
+        self.assertNotIn("Traceback", proc.stderr)
+        for needle in needles:
+            self.assertIn(needle, lines[0])
+
+    def assertNoFilesLeft(self):
+        self.assertEqual(sorted(os.listdir(self.tmp)), sorted(self.kept))
+
+    def write(self, name, data):
+        path = os.path.join(self.tmp, name)
+        with open(path, "wb") as f:
+            f.write(data)
+        return path
+
+    # --- bad input -------------------------------------------------------------------
+    def test_missing_file(self):
+        path = os.path.join(self.tmp, "nope.sqlite")
+        self.assertOneLineError(gsys("stats", path), EXIT_NOT_FOUND, "nope.sqlite")
+
+    def test_directory(self):
+        self.assertOneLineError(gsys("stats", self.tmp), EXIT_BAD_INPUT, self.tmp)
+
+    def test_empty_and_text_files(self):
+        for name, data in [("empty.sqlite", b""), ("text.sqlite", b"hello world\n" * 100)]:
+            path = self.write(name, data)
+            self.assertOneLineError(gsys("stats", path), EXIT_BAD_INPUT, name)
+
+    def test_sqlite_but_not_a_report(self):
+        path = os.path.join(self.tmp, "other.sqlite")
+        db = sqlite3.connect(path)
+        db.execute("CREATE TABLE people(name TEXT)")
+        db.commit()
+        db.close()
+        self.assertOneLineError(gsys("stats", path), EXIT_BAD_INPUT, "other.sqlite")
+
+    def test_truncated_report(self):
+        with open(self.fixture, "rb") as f:
+            data = f.read()
+        path = self.write("cut.sqlite", data[: len(data) // 3])
+        proc = gsys("stats", "-r", "cuda_gpu_kern_sum,nvtx_sum,cuda_api_sum", path)
+        self.assertOneLineError(proc, EXIT_BAD_INPUT, "cut.sqlite")
+
+    def test_newer_gsys_report(self):
+        path = os.path.join(self.tmp, "future.gsys-rep")
+        db = sqlite3.connect(path)
+        db.execute("CREATE TABLE GSYS_META(name TEXT PRIMARY KEY, value TEXT)")
+        db.execute("INSERT INTO GSYS_META VALUES('gsys_schema_version', '999')")
+        db.execute("CREATE TABLE StringIds(id INTEGER PRIMARY KEY, value TEXT)")
+        db.execute("PRAGMA user_version = 999")
+        db.commit()
+        db.close()
+        self.assertOneLineError(gsys("stats", path), EXIT_UNSUPPORTED, "future.gsys-rep")
+
+    def test_nsys_rep_without_export(self):
+        path = self.write("cap.nsys-rep", b"\x00" * 64)
+        self.assertOneLineError(gsys("stats", path), EXIT_UNSUPPORTED, "nsys export")
+
+    def test_nsys_rep_uses_sqlite_beside_it(self):
+        shutil.copy(self.fixture, os.path.join(self.tmp, "cap.sqlite"))
+        self.write("cap.nsys-rep", b"\x00" * 64)
+        proc = gsys("stats", "-q", "-r", "cuda_gpu_kern_sum", "-f", "csv",
+                    os.path.join(self.tmp, "cap.nsys-rep"))
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertIn("nvfuser_none_f0_c0_r0_g0", proc.stdout)
+
+    def test_unknown_report_suggests(self):
+        proc = gsys("stats", "-r", "cuda_gpu_kern_summ", self.fixture)
+        self.assertOneLineError(proc, EXIT_USAGE, "cuda_gpu_kern_summ", "cuda_gpu_kern_sum")
+
+    def test_unknown_format_suggests(self):
+        proc = gsys("stats", "-r", "nvtx_sum", "-f", "cvs", self.fixture)
+        self.assertOneLineError(proc, EXIT_USAGE, "cvs", "csv")
+
+    def test_malformed_report_arguments(self):
+        for spec in ["cuda_gpu_kern_sum:bogus", "cuda_gpu_kern_sum:base:mangled", ",nvtx_sum",
+                     "um_sum:rows=abc"]:
+            proc = gsys("stats", "-r", spec, self.fixture)
+            self.assertOneLineError(proc, EXIT_USAGE)
+
+    def test_bad_flags(self):
+        self.assertOneLineError(gsys("stats", "--filter-time", "5parsec/", self.fixture),
+                                EXIT_USAGE, "5parsec")
+        self.assertOneLineError(gsys("stats", "--timeunit", "fortnight", self.fixture),
+                                EXIT_USAGE, "fortnight")
+        self.assertOneLineError(gsys("stats", "--bogus", self.fixture), EXIT_USAGE, "--bogus")
+        self.assertOneLineError(gsys("stats"), EXIT_USAGE, "no input")
+
+    def test_unwritable_output_leaves_nothing(self):
+        ro = os.path.join(self.tmp, "ro")
+        os.mkdir(ro)
+        os.chmod(ro, 0o500)
+        proc = gsys("stats", "-r", "nvtx_sum,cuda_api_sum", "-o", os.path.join(ro, "r"),
+                    self.fixture)
+        if os.geteuid() == 0:
+            # root ignores directory permissions: use a missing directory instead
+            proc = gsys("stats", "-r", "nvtx_sum,cuda_api_sum", "-o",
+                        os.path.join(self.tmp, "missing", "r"), self.fixture)
+        self.assertOneLineError(proc, EXIT_IO)
+        self.assertEqual(os.listdir(ro), [])
+        self.assertFalse(os.path.exists(os.path.join(self.tmp, "missing")))
+
+    def test_existing_output_needs_force(self):
+        base = os.path.join(self.tmp, "r")
+        self.write("r_cuda_api_sum.csv", b"old")
+        proc = gsys("stats", "-r", "nvtx_sum,cuda_api_sum", "-o", base, self.fixture)
+        self.assertOneLineError(proc, EXIT_IO, "r_cuda_api_sum.csv", "force-overwrite")
+        # nothing was written, not even the first report
+        self.assertEqual(sorted(os.listdir(self.tmp)), ["r_cuda_api_sum.csv"])
+        proc = gsys("stats", "-r", "nvtx_sum,cuda_api_sum", "-o", base, "--force-overwrite",
+                    "true", self.fixture)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        with open(base + "_cuda_api_sum.csv") as f:
+            self.assertTrue(f.read().startswith("Time (%),Total Time (ns),Num Calls"))
+
+    # --- destinations and console shape ------------------------------------------------
+    def test_file_outputs_pair_with_formats(self):
+        base = os.path.join(self.tmp, "out")
+        proc = gsys("stats", "-r", "cuda_gpu_kern_sum,nvtx_sum", "-f", "json,csv", "-o", base,
+                    self.fixture)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(sorted(os.listdir(self.tmp)),
+                         ["out_cuda_gpu_kern_sum.json", "out_nvtx_sum.csv"])
+        self.assertIn("PROCESSED", proc.stdout)
+
+    def test_pipe_to_command(self):
+        target = os.path.join(self.tmp, "piped.txt")
+        proc = gsys("stats", "-r", "cuda_gpu_kern_sum", "-o", "@tee " + target, self.fixture)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        with open(target) as f:
+            self.assertTrue(f.read().startswith("Time (%),Total Time (ns),Instances"))
+
+    def test_console_shape_and_skipped(self):
+        proc = gsys("stats", "-r", "cuda_gpu_kern_sum,osrt_sum", self.fixture)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        out = proc.stdout
+        self.assertIn("Processing [%s] with [cuda_gpu_kern_sum]... \n\n" % self.fixture, out)
+        self.assertIn(" ** CUDA GPU Kernel Summary (cuda_gpu_kern_sum):\n\n", out)
+        self.assertIn("SKIPPED: %s does not contain OS Runtime trace data." % self.fixture, out)
+
+    def test_quiet_prints_only_tables(self):
+        proc = gsys("stats", "-q", "-r", "cuda_gpu_kern_sum", "-f", "csv", self.fixture)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertNotIn("Processing", proc.stdout)
+        self.assertIn("Time (%),Total Time (ns),Instances", proc.stdout)
+
+    def test_help_reports(self):
+        proc = gsys("stats", "--help-reports")
+        self.assertEqual(proc.returncode, 0)
+        for name in ["cuda_api_sum", "nvtx_kern_sum", "cudnn_api_sum", "mpi_event_trace"]:
+            self.assertIn(name, proc.stdout)
+        one = gsys("stats", "--help-reports", "cuda_gpu_kern_sum")
+        self.assertEqual(one.returncode, 0)
+        self.assertIn("cuda_gpu_kern_sum", one.stdout)
+
+    def test_filter_time_restricts(self):
+        full = gsys("stats", "-q", "-r", "cuda_api_sum", "-f", "csv", self.fixture)
+        cut = gsys("stats", "-q", "-r", "cuda_api_sum", "-f", "csv", "--filter-time", "/1ns",
+                   self.fixture)
+        self.assertEqual(full.returncode, 0, full.stderr)
+        self.assertEqual(cut.returncode, 0, cut.stderr)
+        self.assertGreater(len(full.stdout), len(cut.stdout))
+
+
+def main():
+    global GSYS, FIXTURES
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--gsys", required=True)
+    ap.add_argument("--fixtures", required=True)
+    args, rest = ap.parse_known_args()
+    GSYS, FIXTURES = os.path.abspath(args.gsys), args.fixtures
+    result = unittest.main(argv=[sys.argv[0], *rest], exit=False, verbosity=1).result
+    print("%d passed, %d failed" % (result.testsRun - len(result.failures) - len(result.errors),
+                                    len(result.failures) + len(result.errors)))
+    sys.exit(0 if result.wasSuccessful() else 1)
+
+
+if __name__ == "__main__":
+    main()

@@ -11,6 +11,9 @@ namespace gsys::analysis {
 Result<std::unique_ptr<Formatter>> MakeFormatter(const FormatRequest& request,
                                                  const std::string& timeunit) {
   // Re-validate: the request may not come from ParseFormatRequest.
+  if (request.name.find(':') != std::string::npos) {
+    return Error(StatusCode::kInvalidArgument, "stats: unknown format '" + request.name + "'");
+  }
   GSYS_ASSIGN_OR_RETURN(FormatRequest checked, ParseFormatRequest(request.name));
   GSYS_ASSIGN_OR_RETURN(FormatOptions options, ParseFormatOptions(request, timeunit));
   const std::string& name = checked.name;

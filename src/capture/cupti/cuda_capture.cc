@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "capture/cupti/cuda_capture.h"
+
+#include <cstdlib>
+#include <mutex>
+#include <new>
+
+#include "capture/cupti/cupti_tracer.h"
+
+namespace gsys::capture::cupti {
+namespace {
+
+std::mutex g_mu;
+CuptiTracer* g_cuda = nullptr;  // created once, never freed (CUPTI may call in until exit)
+
+void AtExit() { StopCudaCapture(); }
+
+}  // namespace
+
+bool StartCudaCapture() {
+  std::lock_guard<std::mutex> lock(g_mu);
+  if (g_cuda != nullptr) return g_cuda->started();
+  CudaConfig config;
+  ReadCudaConfig(&config);
+  if (!config.enabled) return false;
+  g_cuda = new (std::nothrow) CuptiTracer(config);
+  if (g_cuda == nullptr || !g_cuda->Start()) return false;
+  std::atexit(AtExit);
+  return true;
+}
+
+void StopCudaCapture() {
+  CuptiTracer* t;
+  {
+    std::lock_guard<std::mutex> lock(g_mu);
+    t = g_cuda;
+  }
+  if (t != nullptr) t->Stop();
+}
+
+void SetCudaRecording(bool on) {
+  CuptiTracer* t;
+  {
+    std::lock_guard<std::mutex> lock(g_mu);
+    t = g_cuda;
+  }
+  if (t != nullptr) t->SetRecording(on);
+}
+
+}  // namespace gsys::capture::cupti

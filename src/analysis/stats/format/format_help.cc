@@ -94,6 +94,17 @@ std::string Block(const std::string& name) {
 }  // namespace
 
 std::string FormatHelp(const std::string& name) {
+  if (name.empty()) {
+    return "\nThe following output formats are available:\n\n"
+           "    column   human-readable columns (console default)\n"
+           "    table    columns with box lines\n"
+           "    csv      comma-separated values (file and @command default)\n"
+           "    tsv      tab-separated values\n"
+           "    json     JSON array of objects\n"
+           "    hdoc     stand-alone HTML5 document\n"
+           "    htable   bare HTML <table>\n\n"
+           "Use --help-formats NAME for one format's arguments, or --help-formats ALL.\n";
+  }
   if (ToLower(name) != "all") {
     std::string block = Block(name);
     return block.empty() ? "" : "\n" + block;

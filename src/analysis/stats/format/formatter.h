@@ -31,8 +31,8 @@ class Formatter {
 Result<std::unique_ptr<Formatter>> MakeFormatter(const FormatRequest& request,
                                                  const std::string& timeunit);
 
-// Help text for `--help-formats NAME`; "ALL" (any case) gives every format. Empty when
-// `name` is neither a format name nor ALL.
+// Help text for `--help-formats NAME`; "ALL" (any case) gives every format, "" (a bare
+// --help-formats) the list of names. Empty when `name` is none of these.
 std::string FormatHelp(const std::string& name);
 
 }  // namespace gsys::analysis

@@ -72,6 +72,10 @@ TEST(FormatHelpTest, OneFormatAllAndUnknown) {
   }
   EXPECT_EQ(FormatHelp("all"), all);
   EXPECT_EQ(FormatHelp("xml"), "");
+  std::string list = FormatHelp("");
+  for (const auto& name : FormatNames()) {
+    EXPECT_NE(list.find("\n    " + name + " "), std::string::npos) << name;
+  }
 }
 
 TEST(FormatHelpTest, ColumnHelpNotesTheNsysVersionDifference) {

@@ -60,8 +60,8 @@ Status CheckSqliteFile(const std::string& path) {
   if (page_count != 0 && valid_for == change_counter) {
     uintmax_t expected = static_cast<uintmax_t>(page_count) * page_size;
     if (size < expected) {
-      return Bad(path, "is truncated (" + std::to_string(size) + " of " +
-                           std::to_string(expected) + " bytes)");
+      return Bad(path, "is truncated (" + std::to_string(size) + " of " + std::to_string(expected) +
+                           " bytes)");
     }
   } else if (size % page_size != 0) {
     return Bad(path, "is truncated or corrupt (size is not a multiple of the page size)");

@@ -84,10 +84,10 @@ Result<ReportReader::NvtxFilter> ReportReader::ResolveNvtxFilter(const std::stri
     return Error(StatusCode::kInvalidArgument,
                  "report: no NVTX range '" + parsed.key + "' in '" + path_ + "'");
   }
-  return Error(StatusCode::kInvalidArgument,
-               "report: NVTX range '" + parsed.key + "' has " + std::to_string(seen) +
-                   " instances in '" + path_ + "'; index " + std::to_string(parsed.index) +
-                   " is out of range");
+  return Error(StatusCode::kInvalidArgument, "report: NVTX range '" + parsed.key + "' has " +
+                                                 std::to_string(seen) + " instances in '" + path_ +
+                                                 "'; index " + std::to_string(parsed.index) +
+                                                 " is out of range");
 }
 
 }  // namespace gsys::report

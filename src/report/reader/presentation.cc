@@ -25,7 +25,7 @@ bool HasColumn(const std::vector<std::string>& columns, std::string_view name) {
 
 // Older nsys names of canonical tables (same columns).
 std::string OldNameOf(const std::string& canonical) {
-  if (canonical == "META_DATA_EXPORT") return "EXPORT_META_DATA";                   // <= 2023.1
+  if (canonical == "META_DATA_EXPORT") return "EXPORT_META_DATA";  // <= 2023.1
   if (canonical == "ENUM_CUDA_KERNEL_LAUNCH_TYPE") return "ENUM_CUDA_KRENEL_LAUNCH_TYPE";  // sic
   return "";
 }
@@ -130,9 +130,8 @@ TablePlan OldGpuPlan(const std::vector<std::string>& canonical,
 Status Synthesize(Database& db, const std::string& sql, const std::string& what) {
   Status status = db.Exec(sql);
   if (!status.ok()) {
-    return Error(StatusCode::kInternal,
-                 "report: cannot synthesize " + what + " in '" + db.path() + "': " +
-                     status.message());
+    return Error(StatusCode::kInternal, "report: cannot synthesize " + what + " in '" + db.path() +
+                                            "': " + status.message());
   }
   return OkStatus();
 }
@@ -153,8 +152,7 @@ Status SynthesizeProcesses(Database& db, const FileTables& file_tables) {
       sources.push_back("SELECT globalTid & -16777216 AS g FROM main." + QuoteIdentifier(table));
     }
   }
-  std::string sql =
-      "CREATE TEMP TABLE PROCESSES (globalPid INTEGER, pid INTEGER, name TEXT);\n";
+  std::string sql = "CREATE TEMP TABLE PROCESSES (globalPid INTEGER, pid INTEGER, name TEXT);\n";
   if (!sources.empty()) {
     std::string name = "NULL";
     if (file_tables.count("threadnames") && file_tables.count("stringids")) {
@@ -227,8 +225,8 @@ Result<std::vector<TablePlan>> PlanPresentation(Database& db, const FileTables& 
 }
 
 std::string ViewSql(const TablePlan& plan, const std::string& where) {
-  std::string sql = "CREATE TEMP VIEW " + QuoteIdentifier(plan.name) + " AS SELECT " +
-                    Join(plan.select, ", ");
+  std::string sql =
+      "CREATE TEMP VIEW " + QuoteIdentifier(plan.name) + " AS SELECT " + Join(plan.select, ", ");
   if (plan.from.empty()) return sql + " WHERE 0;\n";
   sql += " FROM " + plan.from;
   if (!where.empty()) sql += " WHERE " + where;

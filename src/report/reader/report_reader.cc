@@ -18,10 +18,18 @@ constexpr int64_t kMaxNsysSchemaMajor = 3;
 
 // Tables whose presence (next to StringIds) marks an nsys export.
 constexpr const char* kNsysMarkers[] = {
-    "cupti_activity_kind_kernel", "cupti_activity_kind_runtime", "cupti_activity_kind_memcpy",
-    "nvtx_events",                "osrt_api",                    "threadnames",
-    "meta_data_export",           "export_meta_data",            "target_info_gpu",
-    "profiler_overhead",          "analysis_details",            "processes",
+    "cupti_activity_kind_kernel",
+    "cupti_activity_kind_runtime",
+    "cupti_activity_kind_memcpy",
+    "nvtx_events",
+    "osrt_api",
+    "threadnames",
+    "meta_data_export",
+    "export_meta_data",
+    "target_info_gpu",
+    "profiler_overhead",
+    "analysis_details",
+    "processes",
 };
 
 Result<internal::FileTables> ListTables(Database& db, const std::string& path) {
@@ -115,7 +123,8 @@ Status ReportReader::Classify(const std::map<std::string, std::string>& tables) 
     return OkStatus();
   }
   std::string schema = MetaValue(db_, meta_table, "EXPORT_SCHEMA_VERSION");
-  std::optional<int64_t> major = ParseInt64(MetaValue(db_, meta_table, "EXPORT_SCHEMA_VERSION_MAJOR"));
+  std::optional<int64_t> major =
+      ParseInt64(MetaValue(db_, meta_table, "EXPORT_SCHEMA_VERSION_MAJOR"));
   if (!major && !schema.empty()) major = ParseInt64(schema.substr(0, schema.find('.')));
   if (major && *major > kMaxNsysSchemaMajor) {
     return Error(StatusCode::kUnsupported,

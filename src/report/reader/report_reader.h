@@ -5,10 +5,10 @@
 
 #include <cstdint>
 #include <map>
-#include <utility>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "common/status.h"
@@ -34,7 +34,8 @@ enum class ReportSource { kGsys, kNsys };
 //    PROCESSES are instead synthesized as TEMP TABLEs with built-in values / ids seen in the data);
 //  - a table that lacks canonical columns: a TEMP VIEW over main."TABLE" adding them as NULL;
 //  - a table under another name (EXPORT_META_DATA, ENUM_CUDA_KRENEL_LAUNCH_TYPE) or layout (the
-//    2020.x TARGET_INFO_GPU + TARGET_INFO_CUDA_GPU): a TEMP VIEW with the canonical name and columns.
+//    2020.x TARGET_INFO_GPU + TARGET_INFO_CUDA_GPU): a TEMP VIEW with the canonical name and
+//    columns.
 // A file that already matches gets no view, so queries on the common path run on the base tables.
 // Time and NVTX filters rebuild the views: while one is active every table with start/end columns
 // is shadowed by a view that keeps only the rows overlapping the window.
@@ -68,7 +69,8 @@ class ReportReader {
   std::string ProducerVersion() const { return producer_version_; }
 
   // True when the file itself holds `table` (case-insensitive), also under an old name or layout
-  // that the reader maps (EXPORT_META_DATA for META_DATA_EXPORT); false when it is only synthesized.
+  // that the reader maps (EXPORT_META_DATA for META_DATA_EXPORT); false when it is only
+  // synthesized.
   bool HasTable(std::string_view table) const;
   // True when `table` resolves (file or synthesized) and has at least one row in the current
   // window / NVTX filter. False for unknown tables.

@@ -19,9 +19,10 @@ namespace fs = std::filesystem;
 class BadInputTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("gsys_reader_test_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
-            "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ =
+        fs::temp_directory_path() /
+        ("gsys_reader_test_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
+         "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(dir_);
     fs::create_directories(dir_);
   }
@@ -108,8 +109,9 @@ TEST_F(BadInputTest, CorruptSchemaPage) {
 }
 
 TEST_F(BadInputTest, SqliteButNotAReport) {
-  MakeDb(Path("other.db"), "CREATE TABLE users(id INTEGER, name TEXT); INSERT INTO users "
-                           "VALUES (1, 'a');");
+  MakeDb(Path("other.db"),
+         "CREATE TABLE users(id INTEGER, name TEXT); INSERT INTO users "
+         "VALUES (1, 'a');");
   ExpectError(Path("other.db"), StatusCode::kBadInput, "not a gsys report or nsys");
   MakeDb(Path("strings_only.db"), "CREATE TABLE StringIds(id INTEGER PRIMARY KEY, value TEXT);");
   ExpectError(Path("strings_only.db"), StatusCode::kBadInput, "not a gsys report or nsys");

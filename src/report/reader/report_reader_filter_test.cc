@@ -16,9 +16,12 @@ using testing::Int;
 using testing::OpenOrDie;
 
 const std::vector<std::string> kTimed = {
-    "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_RUNTIME",
-    "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
-    "NVTX_EVENTS",                "OSRT_API",
+    "CUPTI_ACTIVITY_KIND_KERNEL",
+    "CUPTI_ACTIVITY_KIND_RUNTIME",
+    "CUPTI_ACTIVITY_KIND_MEMCPY",
+    "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
+    "NVTX_EVENTS",
+    "OSRT_API",
 };
 
 std::string Overlap(int64_t s, int64_t e) {
@@ -96,8 +99,8 @@ void ExpectNvtxCounts(ReportReader& reader, Database& raw, const ReportReader::N
     bool gpu = table.find("KIND_KERNEL") != std::string::npos ||
                table.find("MEMCPY") != std::string::npos ||
                table.find("SYNCHRONIZATION") != std::string::npos;
-    std::string extra = gpu ? " AND globalPid = " + gpid
-                            : " AND globalTid = " + std::to_string(tid);
+    std::string extra =
+        gpu ? " AND globalPid = " + gpid : " AND globalTid = " + std::to_string(tid);
     EXPECT_EQ(Int(reader.db(), "SELECT count(*) FROM " + table), RawCount(raw, table, s, e, extra))
         << table;
   }
@@ -108,10 +111,12 @@ TEST(NvtxFilterTest, DefaultDomainPushPopRange) {
   Database raw = testing::OpenRaw(Fixture(testing::k2024));
   Result<ReportReader::NvtxFilter> f = reader.ResolveNvtxFilter("getTerminatingOutputs/3");
   ASSERT_TRUE(f.ok()) << f.status().message();
-  EXPECT_EQ(f->window.start, Int(raw, "SELECT start FROM NVTX_EVENTS WHERE text = "
-                                      "'getTerminatingOutputs' ORDER BY start LIMIT 1 OFFSET 3"));
-  EXPECT_EQ(f->window.end, Int(raw, "SELECT end FROM NVTX_EVENTS WHERE text = "
-                                    "'getTerminatingOutputs' ORDER BY start LIMIT 1 OFFSET 3"));
+  EXPECT_EQ(f->window.start, Int(raw,
+                                 "SELECT start FROM NVTX_EVENTS WHERE text = "
+                                 "'getTerminatingOutputs' ORDER BY start LIMIT 1 OFFSET 3"));
+  EXPECT_EQ(f->window.end, Int(raw,
+                               "SELECT end FROM NVTX_EVENTS WHERE text = "
+                               "'getTerminatingOutputs' ORDER BY start LIMIT 1 OFFSET 3"));
   EXPECT_FALSE(f->global_pid.has_value());
   ExpectNvtxCounts(reader, raw, *f);
   // Index 0 by default; the widest range (the whole test) keeps kernels.
@@ -127,14 +132,14 @@ TEST(NvtxFilterTest, NamedDomainsAndRegisteredStrings) {
   Result<ReportReader::NvtxFilter> f = reader.ResolveNvtxFilter("null_count@libcudf/7");
   ASSERT_TRUE(f.ok()) << f.status().message();
   EXPECT_EQ(f->window.start,
-            Int(raw, "SELECT start FROM NVTX_EVENTS WHERE eventType = 59 AND domainId = 2 AND "
-                     "coalesce(text, (SELECT value FROM StringIds WHERE id = textId)) = "
-                     "'null_count' ORDER BY start LIMIT 1 OFFSET 7"));
+            Int(raw,
+                "SELECT start FROM NVTX_EVENTS WHERE eventType = 59 AND domainId = 2 AND "
+                "coalesce(text, (SELECT value FROM StringIds WHERE id = textId)) = "
+                "'null_count' ORDER BY start LIMIT 1 OFFSET 7"));
   ExpectNvtxCounts(reader, raw, *f);
   ASSERT_TRUE(reader.ResolveNvtxFilter("INSERT@cudf_python/47").ok());
   // Not in the default domain, so the bare name does not match; index past the end fails.
-  EXPECT_EQ(reader.ResolveNvtxFilter("null_count").status().code(),
-            StatusCode::kInvalidArgument);
+  EXPECT_EQ(reader.ResolveNvtxFilter("null_count").status().code(), StatusCode::kInvalidArgument);
   Result<ReportReader::NvtxFilter> past = reader.ResolveNvtxFilter("INSERT@cudf_python/48");
   EXPECT_EQ(past.status().code(), StatusCode::kInvalidArgument);
   EXPECT_NE(past.status().message().find("48 instances"), std::string::npos)

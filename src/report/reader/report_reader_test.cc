@@ -42,10 +42,14 @@ TEST_P(FixtureTest, RowCountsMatchSources) {
   EXPECT_EQ(reader.source(), ReportSource::kNsys);
   const Counts& c = kCounts.at(GetParam());
   const std::vector<std::pair<std::string, int64_t>> expected = {
-      {"CUPTI_ACTIVITY_KIND_KERNEL", c.kernel},  {"CUPTI_ACTIVITY_KIND_RUNTIME", c.runtime},
-      {"CUPTI_ACTIVITY_KIND_MEMCPY", c.memcpy},  {"NVTX_EVENTS", c.nvtx},
-      {"OSRT_API", c.osrt},                      {"CUPTI_ACTIVITY_KIND_MEMSET", c.memset},
-      {"CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", c.sync}, {"StringIds", c.strings},
+      {"CUPTI_ACTIVITY_KIND_KERNEL", c.kernel},
+      {"CUPTI_ACTIVITY_KIND_RUNTIME", c.runtime},
+      {"CUPTI_ACTIVITY_KIND_MEMCPY", c.memcpy},
+      {"NVTX_EVENTS", c.nvtx},
+      {"OSRT_API", c.osrt},
+      {"CUPTI_ACTIVITY_KIND_MEMSET", c.memset},
+      {"CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", c.sync},
+      {"StringIds", c.strings},
   };
   for (const auto& [table, count] : expected) {
     SCOPED_TRACE(table);
@@ -71,16 +75,18 @@ TEST_P(FixtureTest, EveryCanonicalColumnResolves) {
     for (const std::string& column : table.columns) {
       columns += (columns.empty() ? "" : ", ") + QuoteIdentifier(column);
     }
-    std::string sql = "SELECT count(*) FROM (SELECT " + columns + " FROM " +
-                      QuoteIdentifier(table.name) + ")";
+    std::string sql =
+        "SELECT count(*) FROM (SELECT " + columns + " FROM " + QuoteIdentifier(table.name) + ")";
     EXPECT_GE(Int(reader.db(), sql), 0) << table.name;
   }
   // The examples of the brief, spelled out.
+  EXPECT_GE(
+      Int(reader.db(),
+          "SELECT count(mangledName) + count(greenContextId) FROM CUPTI_ACTIVITY_KIND_KERNEL"),
+      0);
   EXPECT_GE(Int(reader.db(),
-                "SELECT count(mangledName) + count(greenContextId) FROM CUPTI_ACTIVITY_KIND_KERNEL"),
-            0);
-  EXPECT_GE(Int(reader.db(), "SELECT count(*) FROM NVTX_EVENTS WHERE coalesce(text, (SELECT "
-                             "value FROM StringIds WHERE id = textId)) IS NOT NULL"),
+                "SELECT count(*) FROM NVTX_EVENTS WHERE coalesce(text, (SELECT "
+                "value FROM StringIds WHERE id = textId)) IS NOT NULL"),
             0);
 }
 
@@ -89,8 +95,8 @@ TEST_P(FixtureTest, EveryCanonicalColumnResolves) {
 TEST_P(FixtureTest, EnumsResolve) {
   ReportReader reader = OpenOrDie(Fixture(GetParam()));
   auto label = [&](const std::string& table, int id) {
-    Result<std::optional<std::string>> text = reader.db().QueryText(
-        "SELECT label FROM " + table + " WHERE id = " + std::to_string(id));
+    Result<std::optional<std::string>> text =
+        reader.db().QueryText("SELECT label FROM " + table + " WHERE id = " + std::to_string(id));
     return text.ok() && text->has_value() ? **text : std::string("<none>");
   };
   EXPECT_EQ(label("ENUM_CUDA_MEMCPY_OPER", 1), "Host-to-Device");
@@ -98,8 +104,9 @@ TEST_P(FixtureTest, EnumsResolve) {
   EXPECT_EQ(label("ENUM_CUDA_KERNEL_LAUNCH_TYPE", 1), "Regular");
   EXPECT_EQ(label("ENUM_CUPTI_SYNC_TYPE", 3), "Stream sync");
   EXPECT_EQ(label("ENUM_NSYS_EVENT_CLASS", 0), "CUDA runtime");
-  EXPECT_EQ(Int(reader.db(), "SELECT count(*) FROM ENUM_NSYS_EVENT_TYPE WHERE id IN (34, 59, 60, "
-                             "75, 76)"),
+  EXPECT_EQ(Int(reader.db(),
+                "SELECT count(*) FROM ENUM_NSYS_EVENT_TYPE WHERE id IN (34, 59, 60, "
+                "75, 76)"),
             5);
   EXPECT_GE(Int(reader.db(), "SELECT count(*) FROM ENUM_CUDA_MEM_KIND"), 8);
 }
@@ -119,7 +126,8 @@ TEST_P(FixtureTest, ProcessesAndSessionTablesResolve) {
 
 INSTANTIATE_TEST_SUITE_P(AllFixtures, FixtureTest, ::testing::ValuesIn(kFixtures),
                          [](const ::testing::TestParamInfo<std::string>& param) {
-                           return "nsys" + param.param.substr(4, 4) + "_" + param.param.substr(9, 1);
+                           return "nsys" + param.param.substr(4, 4) + "_" +
+                                  param.param.substr(9, 1);
                          });
 
 TEST(ReportReaderTest, ProducerVersions) {
@@ -165,8 +173,9 @@ TEST(ReportReaderTest, Nsys2020LayoutIsHidden) {
   EXPECT_EQ(Int(reader.db(), "SELECT count(*) FROM TARGET_INFO_GPU"), 2);
   EXPECT_EQ(Int(reader.db(), "SELECT smCount FROM TARGET_INFO_GPU WHERE id = 1"), 72);
   EXPECT_EQ(Int(reader.db(), "SELECT clockRate FROM TARGET_INFO_GPU WHERE id = 0"), 1770000000);
-  EXPECT_EQ(Int(reader.db(), "SELECT computeMajor * 10 + computeMinor FROM TARGET_INFO_GPU "
-                             "WHERE id = 0"),
+  EXPECT_EQ(Int(reader.db(),
+                "SELECT computeMajor * 10 + computeMinor FROM TARGET_INFO_GPU "
+                "WHERE id = 0"),
             75);
   Result<std::optional<std::string>> name =
       reader.db().QueryText("SELECT name FROM TARGET_INFO_GPU WHERE id = 1");
@@ -178,9 +187,10 @@ TEST(ReportReaderTest, Nsys2020LayoutIsHidden) {
 // common path.
 TEST(ReportReaderTest, NoViewWhereTheFileIsCanonical) {
   ReportReader reader = OpenOrDie(Fixture(testing::k2026));
-  EXPECT_EQ(Int(reader.db(), "SELECT count(*) FROM temp.sqlite_master WHERE name IN "
-                             "('CUPTI_ACTIVITY_KIND_RUNTIME', 'NVTX_EVENTS', 'StringIds', "
-                             "'CUPTI_ACTIVITY_KIND_MEMCPY', 'CUPTI_ACTIVITY_KIND_SYNCHRONIZATION')"),
+  EXPECT_EQ(Int(reader.db(),
+                "SELECT count(*) FROM temp.sqlite_master WHERE name IN "
+                "('CUPTI_ACTIVITY_KIND_RUNTIME', 'NVTX_EVENTS', 'StringIds', "
+                "'CUPTI_ACTIVITY_KIND_MEMCPY', 'CUPTI_ACTIVITY_KIND_SYNCHRONIZATION')"),
             0);
   // 2026.2 lacks TARGET_INFO_GPU: an empty view with the canonical columns.
   EXPECT_FALSE(reader.HasTable("TARGET_INFO_GPU"));
@@ -189,8 +199,9 @@ TEST(ReportReaderTest, NoViewWhereTheFileIsCanonical) {
 
 TEST(ReportReaderTest, SqlFunctionsAreRegistered) {
   ReportReader reader = OpenOrDie(Fixture(testing::k2024));
-  EXPECT_GT(Int(reader.db(), "SELECT CAST(median(end - start) AS INTEGER) FROM "
-                             "CUPTI_ACTIVITY_KIND_KERNEL"),
+  EXPECT_GT(Int(reader.db(),
+                "SELECT CAST(median(end - start) AS INTEGER) FROM "
+                "CUPTI_ACTIVITY_KIND_KERNEL"),
             0);
 }
 

@@ -36,8 +36,8 @@ TEST(SchemaTest, CreateReportSchemaInMemory) {
 }
 
 TEST(SchemaTest, GsysReportOpensAsGsysWithoutViews) {
-  fs::path path = fs::temp_directory_path() /
-                  ("gsys_schema_test_" + std::to_string(::getpid()) + ".gsys-rep");
+  fs::path path =
+      fs::temp_directory_path() / ("gsys_schema_test_" + std::to_string(::getpid()) + ".gsys-rep");
   fs::remove(path);
   {
     Result<Database> db = Database::Open(path.string(), Database::Mode::kReadWriteCreate);

@@ -40,10 +40,13 @@ std::string BaseUnit(const Column& column) {
   if (base.empty()) {
     switch (column.category) {
       case UnitCategory::kTs:
-      case UnitCategory::kDur: return "ns";
+      case UnitCategory::kDur:
+        return "ns";
       case UnitCategory::kMem:
-      case UnitCategory::kThru: return "B";
-      default: break;
+      case UnitCategory::kThru:
+        return "B";
+      default:
+        break;
     }
   }
   return base;
@@ -57,11 +60,24 @@ std::string TargetUnit(const Column& column, const FormatOptions& options) {
   std::string wanted;
   double base_scale = 0;
   switch (column.category) {
-    case UnitCategory::kTs: wanted = options.units.ts; base_scale = TimeScale(base); break;
-    case UnitCategory::kDur: wanted = options.units.dur; base_scale = TimeScale(base); break;
-    case UnitCategory::kMem: wanted = options.units.mem; base_scale = ByteScale(base); break;
-    case UnitCategory::kThru: wanted = options.units.thru; base_scale = ByteScale(base); break;
-    default: return base;
+    case UnitCategory::kTs:
+      wanted = options.units.ts;
+      base_scale = TimeScale(base);
+      break;
+    case UnitCategory::kDur:
+      wanted = options.units.dur;
+      base_scale = TimeScale(base);
+      break;
+    case UnitCategory::kMem:
+      wanted = options.units.mem;
+      base_scale = ByteScale(base);
+      break;
+    case UnitCategory::kThru:
+      wanted = options.units.thru;
+      base_scale = ByteScale(base);
+      break;
+    default:
+      return base;
   }
   return base_scale > 0 ? wanted : base;
 }
@@ -140,10 +156,14 @@ std::string DisplayUnit(const Column& column, const FormatOptions& options) {
   switch (column.category) {
     case UnitCategory::kTs:
     case UnitCategory::kDur:
-    case UnitCategory::kMem: return TargetUnit(column, options);
-    case UnitCategory::kThru: return TargetUnit(column, options) + "/s";
-    case UnitCategory::kRatio: return column.base_unit.empty() ? "%" : column.base_unit;
-    default: return "";
+    case UnitCategory::kMem:
+      return TargetUnit(column, options);
+    case UnitCategory::kThru:
+      return TargetUnit(column, options) + "/s";
+    case UnitCategory::kRatio:
+      return column.base_unit.empty() ? "%" : column.base_unit;
+    default:
+      return "";
   }
 }
 

@@ -95,8 +95,8 @@ TEST(RenderCellTest, BytesDefaultToMegabytesWithThreeDecimals) {
 
 TEST(RenderCellTest, EveryByteUnit) {
   const std::pair<const char*, const char*> cases[] = {
-      {"B", "4194304"},      {"KB", "4194.304"},  {"KiB", "4096.000"}, {"MB", "4.194"},
-      {"MiB", "4.000"},      {"GB", "0.004"},     {"GiB", "0.004"},
+      {"B", "4194304"}, {"KB", "4194.304"}, {"KiB", "4096.000"}, {"MB", "4.194"},
+      {"MiB", "4.000"}, {"GB", "0.004"},    {"GiB", "0.004"},
   };
   for (const auto& [unit, expected] : cases) {
     FormatOptions options;

@@ -56,8 +56,8 @@ Layout BuildLayout(const ResultTable& table, const FormatOptions& options) {
       const Column& column = table.columns[shown[c]];
       const auto& row = table.rows[r];
       Cell null_cell;
-      RenderedCell cell = RenderCell(column, shown[c] < row.size() ? row[shown[c]] : null_cell,
-                                     options);
+      RenderedCell cell =
+          RenderCell(column, shown[c] < row.size() ? row[shown[c]] : null_cell, options);
       if (cell.groupable && !options.nofmt) cell.text = GroupThousands(cell.text);
       cell.text = Truncate(cell.text, limits[c]);
       if (r < scan && requested[c] == kAutoWidth) {
@@ -107,7 +107,8 @@ std::string BoxedText(const Layout& layout, const FormatOptions& options) {
   };
   std::string out = rule('-');
   if (!options.nohdr) {
-    out += cells([&](size_t c) { return Pad(layout.headers[c], layout.widths[c], Align::kCentre); });
+    out +=
+        cells([&](size_t c) { return Pad(layout.headers[c], layout.widths[c], Align::kCentre); });
     out += rule('=');
   }
   for (const auto& row : layout.rows) {

@@ -39,7 +39,7 @@ TEST(ColumnFormatterTest, NvtxSumWithThousandsSeparators) {
 // predates thousands separators, so `nofmt`.
 TEST(ColumnFormatterTest, MatchesNsys2024MemTimeSum) {
   ResultTable table;
-  table.columns = {Ratio("Time"), Dur("Total Time"), Plain("Count"), Dur("Avg"),   Dur("Med"),
+  table.columns = {Ratio("Time"), Dur("Total Time"), Plain("Count"), Dur("Avg"),        Dur("Med"),
                    Dur("Min"),    Dur("Max"),        Dur("StdDev"),  Plain("Operation")};
   table.rows.push_back({72.6, int64_t{2880}, int64_t{1}, 2880.0, 2880.0, int64_t{2880},
                         int64_t{2880}, 0.0, std::string("[CUDA memcpy Device-to-Host]")});

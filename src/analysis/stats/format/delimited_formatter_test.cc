@@ -51,8 +51,9 @@ TEST(CsvFormatterTest, NohdrUnitsAndNoconv) {
   options.nohdr = true;
   options.units.dur = "ms";
   options.units.mem = "KiB";
-  EXPECT_EQ(Csv(testing::MemSizeTable(), options),
-            "40960.000,10,4096.000,4096.000,4096.000,4096.000,0.000,[CUDA memcpy Host-to-Device]\n");
+  EXPECT_EQ(
+      Csv(testing::MemSizeTable(), options),
+      "40960.000,10,4096.000,4096.000,4096.000,4096.000,0.000,[CUDA memcpy Host-to-Device]\n");
   EXPECT_EQ(Csv(testing::NvtxSumTable(), options),
             "48.0,213.318,1,213.318,213.318,213.318,213.318,0.000,PushPop,:warmup\n");
   FormatOptions raw;

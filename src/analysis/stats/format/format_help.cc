@@ -25,7 +25,8 @@ constexpr const char* kColumnArgs =
     "        nofmt      : Do not reformat numbers (no thousands separators).\n"
     "        autolines=<n> : Rows scanned for automatic widths (default 100, 0 = all).\n"
     "        colmax=<n> : Widest automatic column (default 100, 0 = no limit); longer\n"
-    "                     values are cut to n-1 characters plus '\xE2\x80\xA6'. nolimit = colmax=0.\n"
+    "                     values are cut to n-1 characters plus '\xE2\x80\xA6'. nolimit = "
+    "colmax=0.\n"
     "        <width>... : Width of each visible column in turn: '.' = automatic,\n"
     "                     0 = hide the column, n = exactly n characters.\n";
 
@@ -109,8 +110,7 @@ std::string FormatHelp(const std::string& name) {
     std::string block = Block(name);
     return block.empty() ? "" : "\n" + block;
   }
-  std::string out =
-      "\nThe following output formats are available (-f/--format NAME[:ARG...]):\n";
+  std::string out = "\nThe following output formats are available (-f/--format NAME[:ARG...]):\n";
   for (const auto& format : FormatNames()) out += "\n" + Block(format);
   return out;
 }

@@ -29,9 +29,8 @@ bool IsGidUnit(std::string_view text) {
 bool IsAddrUnit(std::string_view text) { return text == "hex" || text == "uint"; }
 
 Status BadArg(const std::string& format, std::string_view arg, const std::string& why) {
-  return Error(StatusCode::kInvalidArgument,
-               "stats: format '" + format + "': bad argument '" + std::string(arg) + "' (" +
-                   why + ")");
+  return Error(StatusCode::kInvalidArgument, "stats: format '" + format + "': bad argument '" +
+                                                 std::string(arg) + "' (" + why + ")");
 }
 
 // Applies `unit` to the categories named by `key` ("time", "dur", ...; "" = infer from
@@ -89,8 +88,8 @@ FormatTraits TraitsOf(const std::string& name) {
 }
 
 // Handles one `key=value` argument.
-Status ApplyKeyValue(const std::string& format, const FormatTraits& traits,
-                     std::string_view arg, FormatOptions& options) {
+Status ApplyKeyValue(const std::string& format, const FormatTraits& traits, std::string_view arg,
+                     FormatOptions& options) {
   size_t eq = arg.find('=');
   std::string_view key = arg.substr(0, eq);
   std::string_view value = arg.substr(eq + 1);

@@ -25,14 +25,14 @@ inline constexpr int kAutoWidth = -1;
 
 struct FormatOptions {
   DisplayUnits units;
-  bool noconv = false;     // print values in their base unit
-  bool nohdrunit = false;  // "Total Time" instead of "Total Time (ns)"
-  bool nohdr = false;      // no header (and no dashes line)
-  bool nofmt = false;      // column/table: no thousands separators
-  int autolines = 100;     // column/table: rows scanned for auto width; 0 = all
-  int colmax = 100;        // column/table: widest auto column; 0 = unlimited
-  std::vector<int> widths;  // column/table: per visible column, kAutoWidth, 0 = hide, or N
-  bool esc = false;         // tsv: tabs become the two characters "\t" instead of a space
+  bool noconv = false;               // print values in their base unit
+  bool nohdrunit = false;            // "Total Time" instead of "Total Time (ns)"
+  bool nohdr = false;                // no header (and no dashes line)
+  bool nofmt = false;                // column/table: no thousands separators
+  int autolines = 100;               // column/table: rows scanned for auto width; 0 = all
+  int colmax = 100;                  // column/table: widest auto column; 0 = unlimited
+  std::vector<int> widths;           // column/table: per visible column, kAutoWidth, 0 = hide, or N
+  bool esc = false;                  // tsv: tabs become the two characters "\t" instead of a space
   std::string title = "gsys stats";  // hdoc
   std::string css;                   // hdoc: stylesheet URL, empty = none
 };
@@ -40,7 +40,6 @@ struct FormatOptions {
 // Validates `request.args` for `request.name` and returns the typed options.
 // `timeunit` ("" = default) acts like a leading `time=<unit>` argument, so an explicit
 // unit argument in the request wins over it.
-Result<FormatOptions> ParseFormatOptions(const FormatRequest& request,
-                                         const std::string& timeunit);
+Result<FormatOptions> ParseFormatOptions(const FormatRequest& request, const std::string& timeunit);
 
 }  // namespace gsys::analysis

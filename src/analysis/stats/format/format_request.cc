@@ -33,8 +33,8 @@ Result<FormatRequest> ParseFormatRequest(std::string_view text) {
   size_t colon = text.find(':');
   std::string name(text.substr(0, colon));
   if (name.empty()) {
-    return Error(StatusCode::kInvalidArgument, "stats: empty format name in '" +
-                                                   std::string(text) + "'");
+    return Error(StatusCode::kInvalidArgument,
+                 "stats: empty format name in '" + std::string(text) + "'");
   }
   bool known = false;
   for (const auto& candidate : FormatNames()) known = known || candidate == name;
@@ -47,16 +47,16 @@ Result<FormatRequest> ParseFormatRequest(std::string_view text) {
     }
     return Error(StatusCode::kInvalidArgument, message);
   }
-  FormatRequest request{name, colon == std::string_view::npos ? std::vector<std::string>{}
-                                                              : SplitArgs(text)};
+  FormatRequest request{
+      name, colon == std::string_view::npos ? std::vector<std::string>{} : SplitArgs(text)};
   GSYS_RETURN_IF_ERROR(ParseFormatOptions(request, "").status());
   return request;
 }
 
 Result<std::string> NormalizeTimeUnit(std::string_view text) {
   static const std::pair<const char*, const char*> kSpellings[] = {
-      {"nsec", "ns"},         {"nanoseconds", "ns"}, {"usec", "us"},   {"microseconds", "us"},
-      {"msec", "ms"},         {"milliseconds", "ms"}, {"seconds", "s"},
+      {"nsec", "ns"}, {"nanoseconds", "ns"},  {"usec", "us"},   {"microseconds", "us"},
+      {"msec", "ms"}, {"milliseconds", "ms"}, {"seconds", "s"},
   };
   std::string lower = ToLower(Trim(text));
   std::string unit;

@@ -23,8 +23,8 @@ TEST(FormatRequestTest, NameWithoutArgs) {
 }
 
 TEST(FormatRequestTest, EveryFormatNameParses) {
-  EXPECT_EQ(FormatNames(), (std::vector<std::string>{"column", "table", "csv", "tsv", "json",
-                                                     "hdoc", "htable"}));
+  EXPECT_EQ(FormatNames(),
+            (std::vector<std::string>{"column", "table", "csv", "tsv", "json", "hdoc", "htable"}));
   for (const auto& name : FormatNames()) EXPECT_TRUE(ParseFormatRequest(name).ok()) << name;
 }
 
@@ -79,10 +79,10 @@ TEST(FormatRequestTest, CssUrlKeepsItsScheme) {
 
 TEST(NormalizeTimeUnitTest, LongestPrefixMatch) {
   const std::pair<const char*, const char*> cases[] = {
-      {"ns", "ns"},  {"nsec", "ns"},   {"n", "ns"},     {"nanoseconds", "ns"},
-      {"us", "us"},  {"usec", "us"},   {"micro", "us"}, {"microseconds", "us"},
-      {"ms", "ms"},  {"milli", "ms"},  {"msec", "ms"},  {"milliseconds", "ms"},
-      {"s", "s"},    {"sec", "s"},     {"seconds", "s"}, {"MSEC", "ms"},
+      {"ns", "ns"}, {"nsec", "ns"},  {"n", "ns"},      {"nanoseconds", "ns"},
+      {"us", "us"}, {"usec", "us"},  {"micro", "us"},  {"microseconds", "us"},
+      {"ms", "ms"}, {"milli", "ms"}, {"msec", "ms"},   {"milliseconds", "ms"},
+      {"s", "s"},   {"sec", "s"},    {"seconds", "s"}, {"MSEC", "ms"},
   };
   for (const auto& [text, unit] : cases) {
     Result<std::string> normalized = NormalizeTimeUnit(text);

@@ -10,7 +10,9 @@ namespace gsys::analysis::testing {
 
 inline Column Dur(std::string label) { return {std::move(label), UnitCategory::kDur, "ns", false}; }
 inline Column Mem(std::string label) { return {std::move(label), UnitCategory::kMem, "B", false}; }
-inline Column Plain(std::string label) { return {std::move(label), UnitCategory::kNone, "", false}; }
+inline Column Plain(std::string label) {
+  return {std::move(label), UnitCategory::kNone, "", false};
+}
 inline Column Ratio(std::string label) {
   return {std::move(label), UnitCategory::kRatio, "%", false};
 }
@@ -21,9 +23,9 @@ inline Column Hidden(std::string label) {
 // nvtx_sum: one PushPop range (nsys-reference.md §2.4.1 observed row) and a hidden _Q1.
 inline ResultTable NvtxSumTable() {
   ResultTable table;
-  table.columns = {Ratio("Time"), Dur("Total Time"), Plain("Instances"), Dur("Avg"),
-                   Dur("Med"),    Dur("Min"),        Dur("Max"),         Dur("StdDev"),
-                   Plain("Style"), Plain("Range"),   Hidden("_Q1")};
+  table.columns = {Ratio("Time"),  Dur("Total Time"), Plain("Instances"), Dur("Avg"),
+                   Dur("Med"),     Dur("Min"),        Dur("Max"),         Dur("StdDev"),
+                   Plain("Style"), Plain("Range"),    Hidden("_Q1")};
   table.rows.push_back({48.0, int64_t{213318215}, int64_t{1}, 213318215.0, 213318215.0,
                         int64_t{213318215}, int64_t{213318215}, 0.0, std::string("PushPop"),
                         std::string(":warmup"), int64_t{7}});

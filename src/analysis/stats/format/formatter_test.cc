@@ -20,7 +20,7 @@ std::unique_ptr<Formatter> Make(const std::string& spec, const std::string& time
 
 TEST(MakeFormatterTest, ExtensionPerFormat) {
   const std::pair<const char*, const char*> cases[] = {
-      {"column", ".txt"}, {"table", ".txt"}, {"csv", ".csv"},    {"tsv", ".tsv"},
+      {"column", ".txt"}, {"table", ".txt"}, {"csv", ".csv"},     {"tsv", ".tsv"},
       {"json", ".json"},  {"hdoc", ".html"}, {"htable", ".html"},
   };
   for (const auto& [name, extension] : cases) {
@@ -33,8 +33,9 @@ TEST(MakeFormatterTest, ExtensionPerFormat) {
 TEST(MakeFormatterTest, ArgumentsReachTheFormatter) {
   auto formatter = Make("csv:nohdr:KiB");
   ASSERT_NE(formatter, nullptr);
-  EXPECT_EQ(formatter->Format(testing::MemSizeTable()),
-            "40960.000,10,4096.000,4096.000,4096.000,4096.000,0.000,[CUDA memcpy Host-to-Device]\n");
+  EXPECT_EQ(
+      formatter->Format(testing::MemSizeTable()),
+      "40960.000,10,4096.000,4096.000,4096.000,4096.000,0.000,[CUDA memcpy Host-to-Device]\n");
 }
 
 TEST(MakeFormatterTest, TimeunitActsOnEveryFormat) {

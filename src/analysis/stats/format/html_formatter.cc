@@ -9,12 +9,23 @@ std::string HtmlEscape(std::string_view text) {
   std::string out;
   for (char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -32,7 +43,8 @@ std::string HtmlFormatter::Format(const ResultTable& table) const {
     out += "</head>\n<body>\n";
   }
   out += "<table>\n<tr>";
-  for (size_t i : visible) out += "<th>" + HtmlEscape(HeaderText(table.columns[i], options_)) + "</th>";
+  for (size_t i : visible)
+    out += "<th>" + HtmlEscape(HeaderText(table.columns[i], options_)) + "</th>";
   out += "</tr>\n";
   for (const auto& row : table.rows) {
     out += "<tr>";

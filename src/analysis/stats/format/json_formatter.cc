@@ -11,13 +11,27 @@ std::string JsonString(std::string_view text) {
   std::string out = "\"";
   for (char c : text) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
       default:
         if (static_cast<unsigned char>(c) < 0x20) {
           char buf[8];
@@ -45,8 +59,8 @@ std::string JsonFormatter::Format(const ResultTable& table) const {
       out += "  {\n";
       for (size_t k = 0; k < visible.size(); ++k) {
         size_t i = visible[k];
-        RenderedCell cell = i < row.size() ? RenderCell(table.columns[i], row[i], options_)
-                                           : RenderedCell{};
+        RenderedCell cell =
+            i < row.size() ? RenderCell(table.columns[i], row[i], options_) : RenderedCell{};
         bool number = cell.numeric && cell.groupable;
         out += "    " + keys[k] + ": " + (number ? cell.text : JsonString(cell.text));
         out += k + 1 < visible.size() ? ",\n" : "\n";

@@ -1,0 +1,232 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""GPU end-to-end cases: run a tests/gpu/progs program with CUDA capture injected, build the
+CUDA tables with gsys_cuda_report, and assert exact counts, names, bytes, streams, threads and
+durations. Exits 77 (ctest SKIP_RETURN_CODE) with a visible reason when there is no GPU."""
+import argparse, glob, os, re, shutil, signal, sqlite3, subprocess, sys, tempfile, time
+
+SKIP = 77
+
+
+def gpu_present():
+    smi = shutil.which("nvidia-smi")
+    if not smi:
+        return "nvidia-smi not found"
+    r = subprocess.run([smi, "-L"], capture_output=True, text=True)
+    if r.returncode != 0 or "GPU" not in r.stdout:
+        return "no NVIDIA GPU visible (nvidia-smi -L)"
+    return None
+
+
+class Case:
+    def __init__(self, args, name):
+        self.args, self.name = args, name
+        self.dir = tempfile.mkdtemp(prefix=f"gsys-gpu-{name}-")
+        self.failures = []
+
+    def run(self, prog, env_extra=None, argv=(), kill_after=None):
+        env = dict(os.environ)
+        env.update({"CUDA_INJECTION64_PATH": self.args.inject, "GSYS_SESSION_DIR": self.dir})
+        env.update(env_extra or {})
+        cmd = [os.path.join(self.args.bin_dir, prog), *argv]
+        if kill_after:
+            p = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            p.stdout.readline()  # "running": CUDA is up
+            time.sleep(kill_after)
+            p.send_signal(signal.SIGKILL)
+            out, err = p.communicate()
+            self.stdout, self.stderr = out, err
+        else:
+            r = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
+            self.stdout, self.stderr = r.stdout, r.stderr
+            if r.returncode != 0:
+                self.fail(f"{prog} exited {r.returncode}: {r.stderr[-2000:]}")
+        self.report = os.path.join(self.dir, "report.sqlite")
+        r = subprocess.run([self.args.report_tool, self.dir, self.report], capture_output=True, text=True)
+        print(r.stdout.strip())
+        if r.returncode != 0:
+            self.fail(f"gsys_cuda_report failed: {r.stderr}")
+        self.db = sqlite3.connect(self.report)
+        return self
+
+    def expect(self, key):
+        m = re.search(rf"\b{key}=(\d+)", self.stdout)
+        return int(m.group(1)) if m else None
+
+    def q(self, sql):
+        return self.db.execute(sql).fetchall()
+
+    def one(self, sql):
+        return self.q(sql)[0][0]
+
+    def eq(self, what, got, want):
+        status = "ok" if got == want else "FAIL"
+        print(f"  [{status}] {what}: got {got!r}, want {want!r}")
+        if got != want:
+            self.failures.append(what)
+
+    def fail(self, msg):
+        print("  [FAIL] " + msg)
+        self.failures.append(msg)
+
+
+KERNEL_NAMES = """SELECT k.*, s.value AS short, d.value AS demangled FROM CUPTI_ACTIVITY_KIND_KERNEL k
+  JOIN StringIds s ON s.id = k.shortName JOIN StringIds d ON d.id = k.demangledName"""
+
+
+def launch_checks(c, short, want_api_prefix, tids=None):
+    """Every kernel named `short` has exactly one launch API row in its process with its
+    correlation id, starting before the kernel, on an expected thread."""
+    rows = c.q(f"""SELECT k.start, r.start, r.globalTid & 0xFFFFFF, n.value, COUNT(r.start)
+        FROM ({KERNEL_NAMES}) k LEFT JOIN CUPTI_ACTIVITY_KIND_RUNTIME r
+          ON r.correlationId = k.correlationId AND (r.globalTid & ~0xFFFFFF) = k.globalPid
+        LEFT JOIN StringIds n ON n.id = r.nameId WHERE k.short = '{short}' GROUP BY k.rowid""")
+    bad = [r for r in rows if r[4] != 1 or r[1] is None or r[1] >= r[0]
+           or not (r[3] or "").startswith(want_api_prefix) or (tids and r[2] not in tids)]
+    c.eq(f"{short}: kernels with one earlier {want_api_prefix}* call on the right thread",
+         len(rows) - len(bad), len(rows))
+    if bad:
+        print("    e.g.", bad[:3])
+
+
+def case_kernels_streams(c):
+    c.run("kernels_streams")
+    n, tid = c.expect("spin_kernels"), c.expect("tid")
+    c.eq("spin kernels", c.one(f"SELECT COUNT(*) FROM ({KERNEL_NAMES}) WHERE short='gsys_spin_kernel'"), n)
+    c.eq("templated kernels", c.one(f"""SELECT COUNT(*) FROM ({KERNEL_NAMES})
+        WHERE short='gsys_templated_kernel' AND demangled LIKE '%gsys_templated_kernel<float>%'"""),
+         c.expect("templated_kernels"))
+    c.eq("streams used by spin kernels", c.one(f"""SELECT COUNT(DISTINCT streamId) FROM ({KERNEL_NAMES})
+        WHERE short='gsys_spin_kernel'"""), c.expect("streams"))
+    c.eq("those streams are non-blocking in TARGET_INFO_CUDA_STREAM", c.one(f"""SELECT COUNT(DISTINCT s.streamId)
+        FROM TARGET_INFO_CUDA_STREAM s JOIN ({KERNEL_NAMES}) k ON k.streamId = s.streamId
+        WHERE k.short='gsys_spin_kernel' AND s.flag = 2"""), c.expect("streams"))
+    c.eq("grid/block of spin kernels", c.q(f"""SELECT DISTINCT gridX, blockX FROM ({KERNEL_NAMES})
+        WHERE short='gsys_spin_kernel'"""), [(2, 64)])
+    launch_checks(c, "gsys_spin_kernel", "cudaLaunchKernel", {tid})
+    total = c.one(f"SELECT SUM(end - start) FROM ({KERNEL_NAMES}) WHERE short='gsys_spin_kernel'")
+    ev = c.expect("event_sum_ns")
+    diff = abs(total - ev) / ev
+    print(f"  kernel time sum {total} ns vs CUDA events {ev} ns: {diff*100:.2f}%")
+    if diff > 0.02:
+        c.fail(f"summed kernel time differs from CUDA events by {diff*100:.2f}% (> 2%)")
+    c.eq("TARGET_INFO_GPU rows", c.one("SELECT COUNT(*) FROM TARGET_INFO_GPU") >= 1, True)
+    print("  GPU:", c.q("SELECT name, smCount, computeMajor, computeMinor FROM TARGET_INFO_GPU"))
+    if c.args.gsys:
+        r = subprocess.run([c.args.gsys, "stats", "-r", "cuda_gpu_kern_sum", "-f", "csv", c.report],
+                           capture_output=True, text=True)
+        print(r.stdout[-1500:], r.stderr[-500:])
+        line = [l for l in r.stdout.splitlines() if "gsys_spin_kernel" in l]
+        c.eq("gsys stats cuda_gpu_kern_sum lists gsys_spin_kernel with its instances",
+             bool(line) and f",{n}," in line[0], True)
+
+
+def case_copies(c):
+    c.run("copies")
+    h2d, d2h, d2d, ms = (c.expect(k) for k in ("h2d", "d2h", "d2d", "memset"))
+    m = "CUPTI_ACTIVITY_KIND_MEMCPY"
+    c.eq("H2D copies (bytes, srcKind pageable/pinned)", c.q(
+        f"SELECT bytes, srcKind, dstKind FROM {m} WHERE copyKind=1 AND bytes={h2d} ORDER BY srcKind"),
+        [(h2d, 0, 2), (h2d, 1, 2)])
+    c.eq("D2H copies (bytes, dstKind pageable/pinned)", c.q(
+        f"SELECT bytes, srcKind, dstKind FROM {m} WHERE copyKind=2 ORDER BY dstKind"),
+        [(d2h, 2, 0), (d2h, 2, 1)])
+    c.eq("D2D copies", c.q(f"SELECT bytes FROM {m} WHERE copyKind=8"), [(d2d,)])
+    c.eq("memsets (bytes, value, memKind device)", c.q(
+        f"SELECT bytes, value, memKind FROM CUPTI_ACTIVITY_KIND_MEMSET WHERE bytes={ms} ORDER BY value"),
+        [(ms, 0, 2), (ms, 0xAB, 2)])
+    c.eq("copies whose runtime call is found", c.one(f"""SELECT COUNT(*) FROM {m} k JOIN CUPTI_ACTIVITY_KIND_RUNTIME r
+        ON r.correlationId = k.correlationId AND (r.globalTid & ~0xFFFFFF) = k.globalPid
+        JOIN StringIds n ON n.id = r.nameId WHERE n.value LIKE 'cudaMemcpy%' AND r.start <= k.start"""),
+        c.one(f"SELECT COUNT(*) FROM {m}"))
+    c.eq("sync rows for cudaStreamSynchronize/cudaDeviceSynchronize exist",
+         c.one("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION") >= 1, True)
+    print("  sync types:", c.q("SELECT syncType, COUNT(*) FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION GROUP BY 1"))
+
+
+def case_graph_node(c):
+    c.run("graph")
+    k, r = c.expect("nodes"), c.expect("launches")
+    c.eq("node kernels", c.one(f"SELECT COUNT(*) FROM ({KERNEL_NAMES}) WHERE short='gsys_graph_node'"), k * r)
+    c.eq("distinct graph nodes", c.one(f"""SELECT COUNT(DISTINCT graphNodeId) FROM ({KERNEL_NAMES})
+        WHERE short='gsys_graph_node'"""), k)
+    launch_checks(c, "gsys_graph_node", "cudaGraphLaunch")
+
+
+def case_graph_graph(c):
+    c.run("graph", {"GSYS_CUDA_GRAPH_TRACE": "graph"})
+    k, r = c.expect("nodes"), c.expect("launches")
+    c.eq("node kernels (none in graph mode)", c.one(f"SELECT COUNT(*) FROM ({KERNEL_NAMES}) WHERE short='gsys_graph_node'"), 0)
+    c.eq("graph launches", c.one("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_GRAPH_TRACE"), r)
+
+
+def case_profiler_range(c):
+    c.run("profiler_range", {"GSYS_CAPTURE_RANGE": "cudaProfilerApi", "GSYS_CAPTURE_RANGE_END": "stop"})
+    counts = dict(c.q(f"SELECT short, COUNT(*) FROM ({KERNEL_NAMES}) GROUP BY short"))
+    c.eq("kernels inside/before/after the window",
+         (counts.get("gsys_inside", 0), counts.get("gsys_before", 0), counts.get("gsys_after", 0)),
+         (c.expect("inside"), 0, 0))
+
+
+def case_threads(c):
+    c.run("threads")
+    tids = {int(t) for t in re.findall(r"thread tid=(\d+)", c.stdout)}
+    c.eq("kernels", c.one(f"SELECT COUNT(*) FROM ({KERNEL_NAMES}) WHERE short='gsys_thread_kernel'"),
+         c.expect("threads") * c.expect("launches"))
+    c.eq("launch calls per thread", sorted(c.q("""SELECT r.globalTid & 0xFFFFFF, COUNT(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME r
+        JOIN StringIds n ON n.id = r.nameId WHERE n.value LIKE 'cudaLaunchKernel%' GROUP BY 1""")),
+         sorted((t, c.expect("launches")) for t in tids))
+    launch_checks(c, "gsys_thread_kernel", "cudaLaunchKernel", tids)
+
+
+def case_child(c):
+    c.run("child")
+    child = int(re.search(r"child pid=(\d+)", c.stdout).group(1))
+    parent = c.expect("parent")
+    c.eq("kernels of the child", c.q(f"""SELECT globalPid >> 24, COUNT(*) FROM ({KERNEL_NAMES})
+        WHERE short='gsys_child_kernel' GROUP BY 1"""), [(child, 3)])
+    c.eq("CUDA streams written by the parent (never used CUDA)",
+         len(glob.glob(os.path.join(c.dir, f"{parent}-*.gsysraw"))), 0)
+
+
+def case_kill9(c):
+    c.run("loop", kill_after=1.5)
+    n = c.one(f"SELECT COUNT(*) FROM ({KERNEL_NAMES}) WHERE short='gsys_loop_kernel'")
+    print(f"  kernels kept after kill -9 at 1.5 s: {n}")
+    c.eq("kernels kept after kill -9", n > 1000, True)
+
+
+def case_other_subscriber(c):
+    c.run("other_subscriber")
+    c.eq("one warning about the other CUPTI client", c.stderr.count("already attached to CUPTI"), 1)
+    c.eq("program ran to the end", "expect ok" in c.stdout, True)
+
+
+CASES = {k[5:]: v for k, v in globals().items() if k.startswith("case_")}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--case", required=True, choices=sorted(CASES))
+    ap.add_argument("--bin-dir", required=True)
+    ap.add_argument("--inject", required=True)
+    ap.add_argument("--report-tool", required=True)
+    ap.add_argument("--gsys")
+    args = ap.parse_args()
+    reason = gpu_present()
+    if reason:
+        print(f"SKIPPED: {reason}")
+        return SKIP
+    c = Case(args, args.case)
+    print(f"case {args.case} (session {c.dir})")
+    CASES[args.case](c)
+    if c.failures:
+        print(f"FAILED: {len(c.failures)} check(s)")
+        return 1
+    shutil.rmtree(c.dir, ignore_errors=True)
+    print("PASSED")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

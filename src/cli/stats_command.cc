@@ -87,7 +87,7 @@ class StatsCommand : public Subcommand {
     options.output_flags = flags.All("output");
     if (auto unit = flags.Last("timeunit")) {
       auto normalized = analysis::NormalizeTimeUnit(*unit);
-      if (!normalized.ok()) return Error(StatusCode::kInvalidArgument, "stats: " + normalized.status().message());
+      if (!normalized.ok()) return normalized.status();
       options.timeunit = normalized.value();
     }
     if (auto window = flags.Last("filter-time")) {

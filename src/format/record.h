@@ -28,7 +28,8 @@ enum class RecordKind : uint16_t {
   // 16..63: NVTX
   kNvtxPush = 16,            // NvtxEventBody + text
   kNvtxPop = 17,             // NvtxPopBody
-  kNvtxStart = 18,           // NvtxEventBody + text (id = range id)
+  kNvtxStart = 18,           // NvtxEventBody + text (id = range id; a registered message's
+                             // 8-byte handle follows the body as its text)
   kNvtxEnd = 19,             // NvtxEndBody
   kNvtxMark = 20,            // NvtxEventBody + text
   kNvtxDomainCreate = 21,    // NvtxNameBody + domain name (id = domain id)

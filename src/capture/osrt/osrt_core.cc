@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <dlfcn.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <new>
+
+#include "capture/capture_domain.h"
+#include "capture/entry/context.h"
+#include "capture/osrt/osrt.h"
+
+extern char** environ;
+
+namespace gsys::capture {
+
+std::atomic<bool> g_osrt_on{false};
+int64_t g_osrt_threshold_ns = 1000;
+
+void* ResolveReal(std::atomic<void*>* slot, const char* name) {
+  ++t_thread.guard;
+  void* p = dlsym(RTLD_NEXT, name);
+  --t_thread.guard;
+  slot->store(p, std::memory_order_relaxed);
+  return p;
+}
+
+namespace {
+
+bool HasVar(char* const* envp, const char* name, size_t len) {
+  for (char* const* e = envp; e != nullptr && *e != nullptr; ++e) {
+    if (std::strncmp(*e, name, len) == 0 && (*e)[len] == '=') return true;
+  }
+  return false;
+}
+
+const char* FindVar(char* const* envp, const char* name) {
+  size_t len = std::strlen(name);
+  for (char* const* e = envp; e != nullptr && *e != nullptr; ++e) {
+    if (std::strncmp(*e, name, len) == 0 && (*e)[len] == '=') return *e + len + 1;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+char* const* OsrtPrepareExec(char* const* envp, bool flush) {
+  Context& ctx = CaptureContext();
+  if (!ctx.active) return envp;
+  // Flush in the process itself (not in a vfork child sharing its memory).
+  if (flush && static_cast<uint32_t>(syscall(SYS_getpid)) == SinkPid()) FinalFlush();
+  const char* lib = ctx.config.inject_path;
+  if (lib[0] == '\0') return envp;
+  const char* preload = FindVar(envp, "LD_PRELOAD");
+  bool has_session = HasVar(envp, "GSYS_SESSION_DIR", 16);
+  bool has_preload = preload != nullptr && std::strstr(preload, lib) != nullptr;
+  bool has_nvtx = HasVar(envp, "NVTX_INJECTION64_PATH", 21);
+  if (has_session && has_preload && has_nvtx) return envp;
+  // Rebuild: the caller's variables, minus the ones we set, plus ours. mmap, not malloc: this
+  // may run in a vfork child.
+  size_t count = 0, bytes = 0;
+  for (char* const* e = envp; e != nullptr && *e != nullptr; ++e, ++count) bytes += std::strlen(*e) + 1;
+  for (char** e = environ; e != nullptr && *e != nullptr; ++e, ++count) bytes += std::strlen(*e) + 1;
+  bytes += 2 * std::strlen(lib) + (preload ? std::strlen(preload) : 0) + 128;
+  size_t total = (count + 4) * sizeof(char*) + bytes;
+  void* mem = mmap(nullptr, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (mem == MAP_FAILED) return envp;
+  char** out = static_cast<char**>(mem);
+  char* text = reinterpret_cast<char*>(out + count + 4);
+  size_t n = 0;
+  auto add = [&](const char* a, const char* b, const char* c) {
+    out[n++] = text;
+    for (const char* s : {a, b, c}) {
+      if (s == nullptr) continue;
+      size_t l = std::strlen(s);
+      std::memcpy(text, s, l);
+      text += l;
+    }
+    *text++ = '\0';
+  };
+  for (char* const* e = envp; e != nullptr && *e != nullptr; ++e) {
+    if (std::strncmp(*e, "LD_PRELOAD=", 11) == 0 || std::strncmp(*e, "NVTX_INJECTION64_PATH=", 22) == 0) continue;
+    if (!has_session && std::strncmp(*e, "GSYS_", 5) == 0) continue;
+    add(*e, nullptr, nullptr);
+  }
+  if (!has_session) {
+    for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
+      if (std::strncmp(*e, "GSYS_", 5) == 0) add(*e, nullptr, nullptr);
+    }
+  }
+  if (has_preload) {
+    add("LD_PRELOAD=", preload, nullptr);
+  } else if (preload != nullptr && preload[0] != '\0') {
+    out[n++] = text;
+    text += 1 + std::strlen(std::strcat(std::strcat(std::strcat(std::strcpy(text, "LD_PRELOAD="), lib), ":"), preload));
+  } else {
+    add("LD_PRELOAD=", lib, nullptr);
+  }
+  add("NVTX_INJECTION64_PATH=", has_nvtx ? FindVar(envp, "NVTX_INJECTION64_PATH") : lib, nullptr);
+  out[n] = nullptr;
+  return out;
+}
+
+namespace {
+
+class OsrtDomain final : public CaptureDomain {
+ public:
+  const char* Name() const override { return "osrt"; }
+  bool Enabled(const CaptureConfig&) const override { return true; }  // exec/exit hooks always
+  void Start(const CaptureConfig& c) override {
+    g_osrt_threshold_ns = c.osrt_threshold_ns;
+    g_osrt_on.store(c.trace_osrt, std::memory_order_release);
+  }
+};
+
+}  // namespace
+
+CaptureDomain* OsrtCaptureDomain() {
+  alignas(OsrtDomain) static unsigned char storage[sizeof(OsrtDomain)];
+  static CaptureDomain* domain = new (storage) OsrtDomain();
+  return domain;
+}
+
+}  // namespace gsys::capture

@@ -1,0 +1,471 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "capture/sink/sink.h"
+
+#include <fcntl.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <new>
+
+#include "capture/clock/clock.h"
+#include "capture/entry/log.h"
+#include "format/chunk.h"
+
+namespace gsys::capture {
+
+thread_local ThreadState t_thread __attribute__((tls_model("initial-exec"))) = {};
+std::atomic<bool> g_recording{false};
+
+namespace {
+
+constexpr size_t kMaxBuffers = 4096;
+constexpr size_t kChunkCapacity = 1u << 20;
+
+struct SinkState {
+  const CaptureConfig* config = nullptr;
+  std::atomic<ThreadBuffer*> buffers[kMaxBuffers] = {};
+  std::atomic<uint32_t> buffer_count{0};
+  std::atomic<size_t> memory_used{0};
+  std::atomic<uint64_t> threads_without_buffer{0};
+  std::atomic<uint64_t> unbuffered_drops{0};
+  pthread_key_t exit_key{};
+  pthread_t writer{};
+  bool writer_running = false;
+  std::atomic<uint32_t> wake_word{0};
+  std::atomic<bool> disabled{false};
+  // Writer-owned (under drain_owner): the stream file and the chunk being built.
+  std::atomic<uint32_t> drain_owner{0};
+  int fd = -1;
+  uint64_t seq = 0;
+  int64_t stream_id = 0;
+  uint32_t pid = 0;
+  bool stream_started = false;
+  bool forked = false;
+  uint8_t* chunk = nullptr;
+  size_t chunk_used = 0;
+  uint32_t chunk_records = 0;
+  uint64_t last_drops = 0;
+  uint64_t last_unbuffered = 0;
+  uint64_t write_errors = 0;
+  size_t (*replay)(uint8_t*, size_t) = nullptr;
+  int64_t window_start = 0;
+  int64_t window_stop = INT64_MAX;
+};
+SinkState g;
+
+void* MapBytes(size_t n) {
+  void* p = mmap(nullptr, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  return p == MAP_FAILED ? nullptr : p;
+}
+
+long RawOpen(const char* path, int flags, int mode) {
+  return syscall(SYS_openat, AT_FDCWD, path, flags, mode);
+}
+
+// Copies `path`'s content (up to cap-1 bytes) into `out`; returns the length.
+size_t ReadSmallFile(const char* path, char* out, size_t cap) {
+  long fd = RawOpen(path, O_RDONLY | O_CLOEXEC, 0);
+  if (fd < 0) return 0;
+  size_t n = 0;
+  while (n + 1 < cap) {
+    long r = syscall(SYS_read, fd, out + n, cap - 1 - n);
+    if (r <= 0) break;
+    n += static_cast<size_t>(r);
+  }
+  syscall(SYS_close, fd);
+  out[n] = '\0';
+  return n;
+}
+
+// --- drain lock: owner tid, bounded wait --------------------------------------------------
+
+bool LockDrain(bool bounded) {
+  uint32_t self = CurrentTid();
+  if (g.drain_owner.load(std::memory_order_relaxed) == self) return false;  // reentered
+  for (long spins = 0;; ++spins) {
+    uint32_t expected = 0;
+    if (g.drain_owner.compare_exchange_weak(expected, self, std::memory_order_acquire)) return true;
+    if (bounded && spins > 200000) return false;  // ~1 s: give up rather than hang the host
+    if (spins > 64) {
+      timespec ts{0, 5000};
+      syscall(SYS_nanosleep, &ts, nullptr);
+    }
+  }
+}
+void UnlockDrain() { g.drain_owner.store(0, std::memory_order_release); }
+
+// --- chunk building (drain lock held) -----------------------------------------------------
+
+bool WriteAll(const iovec* iov_in, int count) {
+  iovec iov[2];
+  for (int i = 0; i < count; ++i) iov[i] = iov_in[i];
+  int first = 0;
+  while (first < count) {
+    long w = syscall(SYS_writev, g.fd, iov + first, count - first);
+    if (w < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    size_t left = static_cast<size_t>(w);
+    while (first < count && left >= iov[first].iov_len) {
+      left -= iov[first].iov_len;
+      ++first;
+    }
+    if (first < count) {
+      iov[first].iov_base = static_cast<uint8_t*>(iov[first].iov_base) + left;
+      iov[first].iov_len -= left;
+    }
+  }
+  return true;
+}
+
+bool OpenStream() {
+  char path[kMaxPathBytes + 64];
+  std::snprintf(path, sizeof(path), "%s/%u-%lld%s", g.config->session_dir, g.pid,
+                static_cast<long long>(g.stream_id), format::kStreamFileSuffix);
+  long fd = RawOpen(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    int err = errno;
+    SinkDisable(err == ENOENT ? "session directory is gone" : "cannot create the stream file");
+    return false;
+  }
+  g.fd = static_cast<int>(fd);
+  return true;
+}
+
+void WriteChunk(uint32_t flags) {
+  if (g.chunk_used == 0 && flags == 0) return;
+  if (g.fd < 0 && !g.disabled.load() && !OpenStream()) {
+    g.chunk_used = 0;
+    g.chunk_records = 0;
+    return;
+  }
+  if (g.fd >= 0) {
+    format::ChunkHeader h = format::MakeChunkHeader(g.pid, static_cast<uint64_t>(g.stream_id),
+                                                    g.seq, g.chunk,
+                                                    static_cast<uint32_t>(g.chunk_used),
+                                                    g.chunk_records, flags);
+    iovec iov[2] = {{&h, sizeof(h)}, {g.chunk, g.chunk_used}};
+    if (WriteAll(iov, 2)) {
+      ++g.seq;
+    } else {
+      ++g.write_errors;
+      int err = errno;
+      SinkDisable(err == ENOSPC ? "disk full" : "write to the stream file failed");
+    }
+  }
+  g.chunk_used = 0;
+  g.chunk_records = 0;
+}
+
+template <typename Body>
+void AppendMeta(format::RecordKind kind, uint32_t tid, const Body& body, const char* text,
+                size_t text_len, const char* text2 = nullptr, size_t text2_len = 0) {
+  size_t size = format::RecordSize(sizeof(Body), text_len + text2_len);
+  if (size > 0xFFF8) return;
+  if (g.chunk_used + size > kChunkCapacity) WriteChunk(0);
+  uint8_t* p = g.chunk + g.chunk_used;
+  format::RecordHeader h{static_cast<uint16_t>(kind), static_cast<uint16_t>(size), tid};
+  std::memcpy(p, &h, sizeof(h));
+  std::memcpy(p + sizeof(h), &body, sizeof(Body));
+  if (text_len) std::memcpy(p + sizeof(h) + sizeof(Body), text, text_len);
+  if (text2_len) std::memcpy(p + sizeof(h) + sizeof(Body) + text_len, text2, text2_len);
+  size_t used = sizeof(h) + sizeof(Body) + text_len + text2_len;
+  std::memset(p + used, 0, size - used);
+  g.chunk_used += size;
+  ++g.chunk_records;
+}
+
+void AppendProcessStart() {
+  static char cmdline[4096];
+  static char exe[kMaxPathBytes];
+  size_t cmd_len = ReadSmallFile("/proc/self/cmdline", cmdline, sizeof(cmdline));
+  long n = syscall(SYS_readlink, "/proc/self/exe", exe, sizeof(exe) - 1);
+  const char* name = "";
+  size_t name_len = 0;
+  if (n > 0) {
+    exe[n] = '\0';
+    name = exe;
+    for (long i = 0; i < n; ++i) {
+      if (exe[i] == '/') name = exe + i + 1;
+    }
+    name_len = std::strlen(name);
+  }
+  format::ProcessStartBody b{};
+  b.clock = {MonotonicNs(), RealtimeNs()};
+  b.pid = g.pid;
+  b.ppid = static_cast<uint32_t>(syscall(SYS_getppid));
+  b.name_len = static_cast<uint16_t>(name_len);
+  b.cmdline_len = static_cast<uint32_t>(cmd_len);
+  AppendMeta(format::RecordKind::kProcessStart, g.pid, b, name, name_len, cmdline, cmd_len);
+}
+
+void AppendThreadName(ThreadBuffer* b, bool reread) {
+  uint32_t tid = b->tid.load(std::memory_order_relaxed);
+  if (reread || !b->name_emitted) {
+    char path[64];
+    char name[32];
+    std::snprintf(path, sizeof(path), "/proc/self/task/%u/comm", tid);
+    size_t n = ReadSmallFile(path, name, sizeof(name));
+    while (n > 0 && name[n - 1] == '\n') name[--n] = '\0';
+    if (n == 0) return;
+    if (b->name_emitted && std::strncmp(name, b->name, sizeof(b->name)) == 0) return;
+    std::memset(b->name, 0, sizeof(b->name));
+    std::memcpy(b->name, name, n < sizeof(b->name) - 1 ? n : sizeof(b->name) - 1);
+    b->name_emitted = true;
+    format::ThreadNameBody body{MonotonicNs(), tid,
+                                static_cast<uint16_t>(format::ThreadNameSource::kOs),
+                                static_cast<uint16_t>(std::strlen(b->name))};
+    AppendMeta(format::RecordKind::kThreadName, tid, body, b->name, body.name_len);
+  }
+}
+
+void AppendCounter(format::CounterId id, uint64_t value) {
+  format::CounterBody body{static_cast<uint32_t>(id), 0, value};
+  AppendMeta(format::RecordKind::kCounter, g.pid, body, nullptr, 0);
+}
+
+void DrainLocked(bool final) {
+  if (g.chunk == nullptr) return;
+  if (!g.stream_started) {
+    g.stream_started = true;
+    AppendProcessStart();
+    if (g.forked && g.replay != nullptr) {
+      size_t room = kChunkCapacity - g.chunk_used;
+      size_t n = g.replay(g.chunk + g.chunk_used, room);
+      // The replay is whole records; count them.
+      for (size_t off = 0; off < n;) {
+        format::RecordHeader h;
+        std::memcpy(&h, g.chunk + g.chunk_used + off, sizeof(h));
+        off += h.size;
+        ++g.chunk_records;
+      }
+      g.chunk_used += n;
+    }
+  }
+  uint32_t count = g.buffer_count.load(std::memory_order_acquire);
+  uint64_t drops = 0;
+  for (uint32_t i = 0; i < count && i < kMaxBuffers; ++i) {
+    ThreadBuffer* b = g.buffers[i].load(std::memory_order_acquire);
+    if (b == nullptr) continue;
+    drops += b->dropped();
+    uint32_t state = b->state.load(std::memory_order_acquire);
+    if (state == ThreadBuffer::kFree) continue;
+    AppendThreadName(b, final && state == ThreadBuffer::kActive);
+    while (!b->Empty()) {
+      if (kChunkCapacity - g.chunk_used < 16 * 1024) WriteChunk(0);
+      g.chunk_used += b->Drain(g.chunk + g.chunk_used, kChunkCapacity - g.chunk_used,
+                               &g.chunk_records);
+    }
+    b->wake_sent.store(false, std::memory_order_relaxed);
+    if (state == ThreadBuffer::kRetired && b->Empty()) {
+      b->name_emitted = false;
+      b->state.store(ThreadBuffer::kFree, std::memory_order_release);
+    }
+  }
+  uint64_t unbuffered = g.threads_without_buffer.load(std::memory_order_relaxed);
+  drops += g.unbuffered_drops.load(std::memory_order_relaxed);
+  if (drops != g.last_drops || (final && drops != 0)) {
+    g.last_drops = drops;
+    AppendCounter(format::CounterId::kDroppedRecords, drops);
+  }
+  if (unbuffered != g.last_unbuffered) {
+    g.last_unbuffered = unbuffered;
+    AppendCounter(format::CounterId::kThreadsWithoutBuffer, unbuffered);
+  }
+  if (final) {
+    format::ClockPairBody end{MonotonicNs(), RealtimeNs()};
+    AppendMeta(format::RecordKind::kProcessEnd, g.pid, end, nullptr, 0);
+  }
+  WriteChunk(final ? uint32_t{format::kChunkFinal} : 0u);
+}
+
+// --- writer thread -------------------------------------------------------------------------
+
+void* WriterMain(void*) {
+  t_thread.guard = 1;  // never record the writer's own calls
+  t_thread.tid = static_cast<uint32_t>(syscall(SYS_gettid));
+  sigset_t all;
+  sigfillset(&all);
+  pthread_sigmask(SIG_BLOCK, &all, nullptr);  // signals go to the target's threads
+  prctl(PR_SET_NAME, "gsys-writer", 0, 0, 0);
+  const int64_t interval = g.config->flush_interval_ms * 1000000ll;
+  while (!g.disabled.load(std::memory_order_relaxed)) {
+    uint32_t seen = g.wake_word.load(std::memory_order_acquire);
+    timespec timeout{static_cast<time_t>(interval / 1000000000), static_cast<long>(interval % 1000000000)};
+    syscall(SYS_futex, &g.wake_word, FUTEX_WAIT_PRIVATE, seen, &timeout, nullptr, 0);
+    if (LockDrain(false)) {
+      DrainLocked(false);
+      UnlockDrain();
+    }
+  }
+  return nullptr;
+}
+
+bool StartWriter() {
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+  pthread_attr_setstacksize(&attr, 256 * 1024);
+  int rc = pthread_create(&g.writer, &attr, WriterMain, nullptr);
+  pthread_attr_destroy(&attr);
+  g.writer_running = rc == 0;
+  return g.writer_running;
+}
+
+void OnThreadExit(void* arg) {
+  auto* b = static_cast<ThreadBuffer*>(arg);
+  t_thread.exited = true;
+  t_thread.buffer = nullptr;
+  b->state.store(ThreadBuffer::kRetired, std::memory_order_release);
+}
+
+}  // namespace
+
+uint32_t CurrentTid() {
+  if (__builtin_expect(t_thread.tid == 0, 0)) {
+    t_thread.tid = static_cast<uint32_t>(syscall(SYS_gettid));
+  }
+  return t_thread.tid;
+}
+
+ThreadBuffer* AcquireBufferLocked();
+
+uint32_t SinkPid() { return g.pid; }
+
+bool InWindow(int64_t ts) { return ts >= g.window_start && ts < g.window_stop; }
+
+ThreadBuffer* AcquireBuffer() {
+  if (t_thread.exited || g.config == nullptr || g.disabled.load(std::memory_order_relaxed)) {
+    return nullptr;
+  }
+  CurrentTid();
+  ++t_thread.guard;  // mmap and pthread_setspecific below must not be recorded
+  ThreadBuffer* found = AcquireBufferLocked();
+  --t_thread.guard;
+  return found;
+}
+
+ThreadBuffer* AcquireBufferLocked() {
+  ThreadBuffer* found = nullptr;
+  uint32_t count = g.buffer_count.load(std::memory_order_acquire);
+  for (uint32_t i = 0; i < count && i < kMaxBuffers && found == nullptr; ++i) {
+    ThreadBuffer* b = g.buffers[i].load(std::memory_order_acquire);
+    uint32_t expected = ThreadBuffer::kFree;
+    if (b != nullptr && b->state.load() == ThreadBuffer::kFree &&
+        b->state.compare_exchange_strong(expected, ThreadBuffer::kActive)) {
+      found = b;
+    }
+  }
+  if (found == nullptr) {
+    size_t cap = g.config->buffer_bytes;
+    size_t total = cap + 4096;
+    size_t used = g.memory_used.fetch_add(total);
+    uint32_t index = kMaxBuffers;
+    void* mem = nullptr;
+    if (used + total <= g.config->memory_limit_bytes) {
+      index = g.buffer_count.load();
+      if (index < kMaxBuffers) mem = MapBytes(total);
+    }
+    if (mem == nullptr) {
+      g.memory_used.fetch_sub(total);
+      g.threads_without_buffer.fetch_add(1, std::memory_order_relaxed);
+      g.unbuffered_drops.fetch_add(1, std::memory_order_relaxed);
+      t_thread.exited = true;  // do not retry on every event; drops are counted above
+      return nullptr;
+    }
+    found = new (mem) ThreadBuffer(static_cast<uint8_t*>(mem) + 4096, cap);
+    found->state.store(ThreadBuffer::kActive);
+    index = g.buffer_count.fetch_add(1);
+    if (index >= kMaxBuffers) return nullptr;
+    g.buffers[index].store(found, std::memory_order_release);
+  }
+  found->tid.store(t_thread.tid, std::memory_order_relaxed);
+  t_thread.buffer = found;
+  pthread_setspecific(g.exit_key, found);
+  return found;
+}
+
+void WakeWriter(ThreadBuffer* b) {
+  if (b->wake_sent.exchange(true, std::memory_order_relaxed)) return;
+  g.wake_word.fetch_add(1, std::memory_order_release);
+  syscall(SYS_futex, &g.wake_word, FUTEX_WAKE_PRIVATE, 1, nullptr, nullptr, 0);
+}
+
+bool SinkInit(const CaptureConfig& config, int64_t stream_id) {
+  g.config = &config;
+  g.stream_id = stream_id;
+  g.pid = static_cast<uint32_t>(syscall(SYS_getpid));
+  if (config.capture_start_ns > 0) g.window_start = config.capture_start_ns;
+  if (config.capture_stop_ns > 0) g.window_stop = config.capture_stop_ns;
+  g.chunk = static_cast<uint8_t*>(MapBytes(kChunkCapacity));
+  if (g.chunk == nullptr) return false;
+  if (pthread_key_create(&g.exit_key, OnThreadExit) != 0) return false;
+  return StartWriter();
+}
+
+void SinkFlush(bool final) {
+  if (g.chunk == nullptr) return;
+  int saved_errno = errno;
+  ++t_thread.guard;
+  if (LockDrain(true)) {
+    DrainLocked(final);
+    UnlockDrain();
+  }
+  --t_thread.guard;
+  errno = saved_errno;
+}
+
+void SinkForkPrepare() {
+  if (g.chunk != nullptr) LockDrain(true);
+}
+
+void SinkForkParent() {
+  if (g.chunk != nullptr && g.drain_owner.load() == CurrentTid()) UnlockDrain();
+}
+
+void SinkForkChild(int64_t stream_id) {
+  if (g.chunk == nullptr) return;
+  t_thread.tid = static_cast<uint32_t>(syscall(SYS_gettid));
+  g.drain_owner.store(0);
+  g.pid = static_cast<uint32_t>(syscall(SYS_getpid));
+  g.stream_id = stream_id;
+  if (g.fd >= 0) syscall(SYS_close, g.fd);
+  g.fd = -1;
+  g.seq = 0;
+  g.stream_started = false;
+  g.forked = true;
+  g.chunk_used = 0;
+  g.chunk_records = 0;
+  g.last_drops = 0;
+  uint32_t count = g.buffer_count.load();
+  for (uint32_t i = 0; i < count && i < kMaxBuffers; ++i) {
+    ThreadBuffer* b = g.buffers[i].load();
+    if (b == nullptr) continue;
+    b->Reset();
+    b->name_emitted = false;
+    b->wake_sent.store(false);
+    if (b != t_thread.buffer) b->state.store(ThreadBuffer::kFree);
+  }
+  if (t_thread.buffer != nullptr) t_thread.buffer->tid.store(t_thread.tid);
+  if (!g.disabled.load()) StartWriter();
+}
+
+void SinkSetReplaySource(size_t (*copy)(uint8_t* out, size_t cap)) { g.replay = copy; }
+
+void SinkDisable(const char* why) {
+  if (g.disabled.exchange(true)) return;
+  g_recording.store(false);
+  LogAlways("capture stopped: %s (the program continues; data written so far stays importable)",
+            why);
+}
+
+}  // namespace gsys::capture

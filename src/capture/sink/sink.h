@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: Apache-2.0
+// The sink: per-thread ring buffers (ThreadBuffer), the process's writer thread, and the
+// flush paths (periodic, exit, fatal signal, fork). Capture domains (nvtx/, osrt/, later
+// cupti/) only call EmitRecord() on their hot paths.
+//
+// Threading: EmitRecord is called by any thread and touches only that thread's buffer
+// (acquired on its first record). DrainAll runs on the writer thread every flush interval, on
+// demand when a buffer passes half full, and synchronously from exit/_exit/signal handlers;
+// a drain lock serializes those, with a bounded wait so a flush never deadlocks its host.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <cstring>
+
+#include "capture/entry/env.h"
+#include "capture/sink/thread_buffer.h"
+#include "format/record.h"
+
+namespace gsys::capture {
+
+// Per-thread state. Initial-exec TLS: one memory access, no __tls_get_addr on hot paths.
+struct ThreadState {
+  ThreadBuffer* buffer;
+  uint32_t tid;
+  int guard;          // >0 while inside capture code (OS-runtime reentrancy guard)
+  bool exited;        // the thread-exit destructor ran: never acquire again
+  int trigger_depth;  // push depth on the thread that opened an NVTX capture range
+};
+extern thread_local ThreadState t_thread __attribute__((tls_model("initial-exec")));
+
+// Is an event at `ts` inside the capture window? (One relaxed load on the fast path.)
+bool InWindow(int64_t ts);
+extern std::atomic<bool> g_recording;
+
+uint32_t CurrentTid();
+// The pid whose stream the sink writes (differs from getpid() in a vfork child).
+uint32_t SinkPid();
+ThreadBuffer* AcquireBuffer();
+void WakeWriter(ThreadBuffer* buffer);
+
+// Appends one record (header + body + optional text) to this thread's buffer.
+// Returns false when the record was dropped (and counted).
+template <typename Body>
+inline bool EmitRecord(format::RecordKind kind, const Body& body, const char* text = nullptr,
+                       uint32_t text_len = 0) {
+  ThreadBuffer* b = t_thread.buffer;
+  if (__builtin_expect(b == nullptr, 0)) {
+    b = AcquireBuffer();
+    if (b == nullptr) return false;
+  }
+  const uint32_t size = static_cast<uint32_t>(format::RecordSize(sizeof(Body), text_len));
+  uint8_t* p = b->Reserve(size);
+  if (__builtin_expect(p == nullptr, 0)) return false;
+  format::RecordHeader h{static_cast<uint16_t>(kind), static_cast<uint16_t>(size), t_thread.tid};
+  std::memcpy(p, &h, sizeof(h));
+  std::memcpy(p + sizeof(h), &body, sizeof(Body));
+  if (text_len != 0) std::memcpy(p + sizeof(h) + sizeof(Body), text, text_len);
+  if (__builtin_expect(b->Commit(size), 0)) WakeWriter(b);
+  return true;
+}
+
+// Lifecycle, called from entry/.
+bool SinkInit(const CaptureConfig& config, int64_t stream_id);
+// Drains every buffer into the stream file. `final`: also writes counters, thread names and
+// the process-end record, and marks the chunk final. Safe from signal handlers.
+void SinkFlush(bool final);
+void SinkForkPrepare();
+void SinkForkParent();
+void SinkForkChild(int64_t stream_id);
+// Records the registry bytes (NVTX domains, registered strings) a forked child must replay.
+void SinkSetReplaySource(size_t (*copy)(uint8_t* out, size_t cap));
+// Turns capture off for good after an internal error (GSYS_CAPTURE_FAIL semantics).
+void SinkDisable(const char* why);
+
+}  // namespace gsys::capture

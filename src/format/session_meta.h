@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: Apache-2.0
+// session.meta: the launcher's facts about a session (command line, host, options, start
+// clocks, output path), one "key=value" per line with \n, \\ and \= escaped. Written by
+// `gsys profile` before the target starts, so `gsys import SESSION_DIR` can rebuild the report
+// even when the launcher died. Not used by the capture library.
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "common/status.h"
+
+namespace gsys::format {
+
+inline constexpr const char* kSessionMetaFile = "session.meta";
+
+using SessionMeta = std::map<std::string, std::string>;
+
+std::string SerializeSessionMeta(const SessionMeta& meta);
+SessionMeta ParseSessionMeta(const std::string& text);
+
+// Writes `meta` to DIR/session.meta (replacing it atomically); reads it back.
+Status WriteSessionMeta(const std::string& dir, const SessionMeta& meta);
+Result<SessionMeta> ReadSessionMeta(const std::string& dir);
+
+}  // namespace gsys::format

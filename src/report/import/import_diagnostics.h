@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: Apache-2.0
+// The data-quality counters the importer writes to GSYS_DIAGNOSTICS (style.md §4): a name,
+// a severity and a help string each. Counters that stay 0 are not written.
+#pragma once
+
+#include <cstdint>
+
+namespace gsys::report {
+
+// X(id, name, severity, help)
+#define GSYS_IMPORT_DIAGNOSTICS(X)                                                                \
+  X(kDroppedRecords, "dropped_records", "data_loss",                                              \
+    "Records dropped because a thread buffer was full; raise GSYS_BUFFER_BYTES.")                 \
+  X(kThreadsWithoutBuffer, "threads_without_buffer", "data_loss",                                 \
+    "Threads whose events were dropped because the memory limit left no buffer for them; raise "  \
+    "GSYS_MEMORY_LIMIT_BYTES.")                                                                   \
+  X(kCaptureWriteErrors, "capture_stopped", "data_loss",                                          \
+    "Processes whose capture stopped early (disk full, session directory removed).")              \
+  X(kBadChunks, "raw_bad_chunks", "data_loss",                                                    \
+    "Raw stream chunks skipped because their checksum did not match.")                            \
+  X(kSkippedBytes, "raw_skipped_bytes", "data_loss",                                              \
+    "Raw stream bytes skipped while resynchronizing after damage.")                               \
+  X(kTruncatedBytes, "raw_truncated_tail_bytes", "info",                                          \
+    "Bytes of an incomplete last chunk (a process killed while writing it).")                     \
+  X(kSeqGaps, "raw_missing_chunks", "data_loss", "Chunks missing from a raw stream.")             \
+  X(kUnsupportedChunks, "raw_unsupported_chunks", "error",                                        \
+    "Chunks written by a newer gsys; import with that version.")                                  \
+  X(kNoFinalChunk, "processes_without_exit_flush", "info",                                        \
+    "Processes that did not flush at exit (SIGKILL, still running, exec'd): at most their last "  \
+    "flush period (GSYS_FLUSH_INTERVAL_MS) of events is missing.")                                \
+  X(kMalformedRecords, "raw_malformed_records", "error",                                          \
+    "Records too short for their kind; the rest of their chunk was skipped.")                     \
+  X(kUnknownRecords, "raw_unknown_records", "info",                                               \
+    "Records of kinds this importer does not know (newer capture, or CUDA without a handler).")   \
+  X(kUnmatchedPops, "nvtx_unmatched_pops", "info",                                                \
+    "NVTX pops with no push in the capture (the push happened before the capture window).")       \
+  X(kUnmatchedEnds, "nvtx_unmatched_range_ends", "info",                                          \
+    "NVTX range ends with no start in the capture.")                                              \
+  X(kUnclosedRanges, "nvtx_unclosed_ranges", "info",                                              \
+    "NVTX ranges still open when the capture ended; not written (nsys drops them too).")          \
+  X(kUnknownStrings, "nvtx_unknown_registered_strings", "data_loss",                              \
+    "NVTX events referring to a registered string the capture never saw.")
+
+enum class ImportCounter : int {
+#define GSYS_IMPORT_ENUM_(id, name, sev, help) id,
+  GSYS_IMPORT_DIAGNOSTICS(GSYS_IMPORT_ENUM_)
+#undef GSYS_IMPORT_ENUM_
+  kCount
+};
+
+struct ImportCounterInfo {
+  const char* name;
+  const char* severity;
+  const char* help;
+};
+
+inline const ImportCounterInfo& CounterInfo(ImportCounter c) {
+  static const ImportCounterInfo kInfos[] = {
+#define GSYS_IMPORT_INFO_(id, name, sev, help) {name, sev, help},
+      GSYS_IMPORT_DIAGNOSTICS(GSYS_IMPORT_INFO_)
+#undef GSYS_IMPORT_INFO_
+  };
+  return kInfos[static_cast<int>(c)];
+}
+
+struct ImportCounters {
+  uint64_t values[static_cast<int>(ImportCounter::kCount)] = {};
+  uint64_t& operator[](ImportCounter c) { return values[static_cast<int>(c)]; }
+  uint64_t operator[](ImportCounter c) const { return values[static_cast<int>(c)]; }
+};
+
+}  // namespace gsys::report

@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "report/import/importer.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <map>
+#include <memory>
+
+#include "common/strings.h"
+#include "format/chunk.h"
+#include "format/record.h"
+#include "format/session_meta.h"
+#include "format/stream_reader.h"
+#include "report/import/report_writer.h"
+#include "report/import/stream_importer.h"
+
+namespace gsys::report {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct StreamEntry {
+  std::string path;
+  uint32_t pid = 0;
+  uint64_t stream_id = 0;
+};
+
+Result<std::vector<StreamEntry>> FindStreams(const std::string& dir) {
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) {
+    return Error(StatusCode::kNotFound, "import: '" + dir + "' is not a session directory");
+  }
+  std::vector<StreamEntry> streams;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    std::string name = e.path().filename().string();
+    if (!EndsWith(name, format::kStreamFileSuffix)) continue;
+    StreamEntry s;
+    s.path = e.path().string();
+    unsigned long pid = 0;
+    unsigned long long id = 0;
+    if (std::sscanf(name.c_str(), "%lu-%llu", &pid, &id) == 2) {
+      s.pid = static_cast<uint32_t>(pid);
+      s.stream_id = id;
+    }
+    streams.push_back(s);
+  }
+  if (ec) return Error(StatusCode::kIoError, "import: cannot list '" + dir + "'");
+  // Process images in start order: the exec'd image of a pid comes after its pre-exec one.
+  std::sort(streams.begin(), streams.end(), [](const StreamEntry& a, const StreamEntry& b) {
+    return a.stream_id != b.stream_id ? a.stream_id < b.stream_id : a.path < b.path;
+  });
+  return streams;
+}
+
+std::string FormatTime(int64_t utc_ns, bool local) {
+  time_t secs = static_cast<time_t>(utc_ns / 1000000000);
+  struct tm tm {};
+  if (local) {
+    localtime_r(&secs, &tm);
+  } else {
+    gmtime_r(&secs, &tm);
+  }
+  char buf[64];
+  std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%S", &tm);
+  return buf;
+}
+
+// Earliest process start among the streams (used when session.meta is missing).
+void ScanOrigin(const std::vector<std::unique_ptr<format::StreamFile>>& files, int64_t* mono,
+                int64_t* real) {
+  for (const auto& f : files) {
+    for (const auto& chunk : f->chunks()) {
+      format::RecordCursor cur(chunk.payload, chunk.header.payload_size);
+      format::RecordView r;
+      while (cur.Next(&r)) {
+        format::ProcessStartBody b;
+        if (r.kind == format::RecordKind::kProcessStart && r.Body(&b) &&
+            (*mono == 0 || b.clock.monotonic_ns < *mono)) {
+          *mono = b.clock.monotonic_ns;
+          *real = b.clock.realtime_ns;
+        }
+      }
+      break;  // the process-start record is in the first chunk
+    }
+  }
+}
+
+class Progress {
+ public:
+  Progress(bool on, std::string label, uint64_t total)
+      : on_(on && isatty(2)), label_(std::move(label)), total_(total ? total : 1) {}
+  void Update(uint64_t done) {
+    if (!on_) return;
+    int pct = static_cast<int>(done * 100 / total_);
+    if (pct == last_) return;
+    last_ = pct;
+    std::string bar(static_cast<size_t>(pct) / 4, '=');
+    bar.resize(25, ' ');
+    std::fprintf(stderr, "\r[1/1] [%s%3d%%] %s", bar.c_str(), pct, label_.c_str());
+    if (pct == 100) std::fputc('\n', stderr);
+  }
+
+ private:
+  bool on_;
+  std::string label_;
+  uint64_t total_;
+  int last_ = -1;
+};
+
+Status InsertMeta(Database& db, const std::string& name, const std::string& value) {
+  GSYS_ASSIGN_OR_RETURN(Statement s,
+                        db.Prepare("INSERT OR REPLACE INTO GSYS_META(name, value) VALUES(?, ?)"));
+  GSYS_RETURN_IF_ERROR(s.BindText(1, name));
+  GSYS_RETURN_IF_ERROR(s.BindText(2, value));
+  return s.Step().status();
+}
+
+struct SessionTotals {
+  std::map<uint32_t, ProcessFacts> processes;  // last image per pid
+  std::map<int64_t, std::string> thread_names; // globalTid -> name
+  std::vector<CaptureWindowEvent> windows;
+  int64_t last_ts = 0;
+};
+
+Status WriteTables(ReportWriter& w, const SessionTotals& t, const format::SessionMeta& meta,
+                   int64_t origin_mono, int64_t origin_real, const ImportSummary& sum) {
+  Database& db = w.db();
+  GSYS_ASSIGN_OR_RETURN(Statement proc,
+                        db.Prepare("INSERT INTO PROCESSES(globalPid, pid, name) VALUES(?,?,?)"));
+  for (const auto& [pid, p] : t.processes) {
+    GSYS_RETURN_IF_ERROR(proc.BindInt(1, GlobalPid(pid)));
+    GSYS_RETURN_IF_ERROR(proc.BindInt(2, pid));
+    GSYS_RETURN_IF_ERROR(proc.BindText(3, p.name));
+    GSYS_RETURN_IF_ERROR(proc.Step().status());
+    GSYS_RETURN_IF_ERROR(proc.Reset());
+  }
+  GSYS_ASSIGN_OR_RETURN(
+      Statement thr, db.Prepare("INSERT INTO ThreadNames(nameId, priority, globalTid) VALUES(?,?,?)"));
+  for (const auto& [gtid, name] : t.thread_names) {
+    GSYS_ASSIGN_OR_RETURN(int64_t id, w.Intern(name));
+    GSYS_RETURN_IF_ERROR(thr.BindInt(1, id));
+    GSYS_RETURN_IF_ERROR(thr.BindNull(2));
+    GSYS_RETURN_IF_ERROR(thr.BindInt(3, gtid));
+    GSYS_RETURN_IF_ERROR(thr.Step().status());
+    GSYS_RETURN_IF_ERROR(thr.Reset());
+  }
+  GSYS_ASSIGN_OR_RETURN(
+      Statement st, db.Prepare("INSERT INTO TARGET_INFO_SESSION_START_TIME(utcEpochNs, utcTime,"
+                               " localTime, systemClockNs) VALUES(?,?,?,?)"));
+  GSYS_RETURN_IF_ERROR(st.BindInt(1, origin_real));
+  GSYS_RETURN_IF_ERROR(st.BindText(2, FormatTime(origin_real, false)));
+  GSYS_RETURN_IF_ERROR(st.BindText(3, FormatTime(origin_real, true)));
+  GSYS_RETURN_IF_ERROR(st.BindInt(4, origin_mono));
+  GSYS_RETURN_IF_ERROR(st.Step().status());
+  int64_t stop = std::max<int64_t>(0, t.last_ts - origin_mono);
+  GSYS_RETURN_IF_ERROR(db.Exec("INSERT INTO ANALYSIS_DETAILS(globalVid, duration, startTime, stopTime)"
+                               " VALUES(" + std::to_string(kGlobalVid) + ", " + std::to_string(stop) +
+                               ", 0, " + std::to_string(stop) + ")"));
+  // GSYS_META: launcher facts first, then what the import learned.
+  for (const auto& [k, v] : meta) GSYS_RETURN_IF_ERROR(InsertMeta(db, k, v));
+  GSYS_RETURN_IF_ERROR(InsertMeta(db, "format_version", std::to_string(format::kFormatVersion)));
+  GSYS_RETURN_IF_ERROR(InsertMeta(db, "session_start_utc_ns", std::to_string(origin_real)));
+  GSYS_RETURN_IF_ERROR(InsertMeta(db, "imported_processes", std::to_string(sum.processes)));
+  std::string windows;
+  for (const auto& win : t.windows) {
+    windows += (windows.empty() ? "" : ",") + std::string(win.started ? "start:" : "stop:") +
+               std::to_string(win.timestamp) + "@" + std::to_string(win.pid);
+  }
+  if (!windows.empty()) GSYS_RETURN_IF_ERROR(InsertMeta(db, "capture_windows", windows));
+  GSYS_ASSIGN_OR_RETURN(Statement diag,
+                        db.Prepare("INSERT OR REPLACE INTO GSYS_DIAGNOSTICS(name, severity, value,"
+                                   " help) VALUES(?,?,?,?)"));
+  for (int i = 0; i < static_cast<int>(ImportCounter::kCount); ++i) {
+    auto c = static_cast<ImportCounter>(i);
+    if (sum.counters[c] == 0) continue;
+    const ImportCounterInfo& info = CounterInfo(c);
+    GSYS_RETURN_IF_ERROR(diag.BindText(1, info.name));
+    GSYS_RETURN_IF_ERROR(diag.BindText(2, info.severity));
+    GSYS_RETURN_IF_ERROR(diag.BindInt(3, static_cast<int64_t>(sum.counters[c])));
+    GSYS_RETURN_IF_ERROR(diag.BindText(4, info.help));
+    GSYS_RETURN_IF_ERROR(diag.Step().status());
+    GSYS_RETURN_IF_ERROR(diag.Reset());
+  }
+  return OkStatus();
+}
+
+void AddStreamStats(const format::StreamStats& s, ImportCounters* c) {
+  (*c)[ImportCounter::kBadChunks] += s.bad_chunks;
+  (*c)[ImportCounter::kSkippedBytes] += s.skipped_bytes;
+  (*c)[ImportCounter::kTruncatedBytes] += s.truncated_tail_bytes;
+  (*c)[ImportCounter::kSeqGaps] += s.seq_gaps;
+  (*c)[ImportCounter::kUnsupportedChunks] += s.unsupported_chunks;
+  if (!s.final_chunk) ++(*c)[ImportCounter::kNoFinalChunk];
+}
+
+}  // namespace
+
+std::string DefaultReportPath(const std::string& session_dir) {
+  auto meta = format::ReadSessionMeta(session_dir);
+  if (meta.ok()) {
+    auto it = meta->find("output");
+    if (it != meta->end() && !it->second.empty()) return it->second;
+  }
+  std::string dir = session_dir;
+  while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
+  std::string base = dir;
+  if (EndsWith(base, ".gsys-session")) base.resize(base.size() - 13);
+  return base + ".gsys-rep";
+}
+
+Result<ImportSummary> ImportSession(const ImportOptions& options) {
+  auto t0 = std::chrono::steady_clock::now();
+  GSYS_ASSIGN_OR_RETURN(std::vector<StreamEntry> entries, FindStreams(options.session_dir));
+  std::error_code ec;
+  if (fs::exists(options.output_path, ec) && !options.force_overwrite) {
+    return Error(StatusCode::kInvalidArgument,
+                 "import: '" + options.output_path + "' exists (use -f/--force-overwrite true)");
+  }
+  format::SessionMeta meta;
+  if (auto m = format::ReadSessionMeta(options.session_dir); m.ok()) meta = *m;
+  std::vector<std::unique_ptr<format::StreamFile>> files;
+  ImportSummary sum;
+  for (const auto& e : entries) {
+    GSYS_ASSIGN_OR_RETURN(format::StreamFile f, format::StreamFile::Open(e.path));
+    sum.raw_bytes += f.size();
+    files.push_back(std::make_unique<format::StreamFile>(std::move(f)));
+  }
+  int64_t origin_mono = 0, origin_real = 0;
+  if (auto it = meta.find("session_start_monotonic_ns"); it != meta.end()) {
+    origin_mono = ParseInt64(it->second).value_or(0);
+    origin_real = ParseInt64(meta["session_start_utc_ns"]).value_or(0);
+  }
+  if (origin_mono == 0) ScanOrigin(files, &origin_mono, &origin_real);
+
+  std::string tmp = options.output_path + ".tmp-import";
+  fs::remove(tmp, ec);
+  GSYS_ASSIGN_OR_RETURN(std::unique_ptr<ReportWriter> writer, ReportWriter::Create(tmp));
+  SessionTotals totals;
+  Progress progress(options.progress, options.output_path, sum.raw_bytes);
+  uint64_t done_bytes = 0;
+  for (const auto& f : files) {
+    AddStreamStats(f->stats(), &sum.counters);
+    StreamImporter si(writer.get(), origin_mono, &sum.counters);
+    GSYS_RETURN_IF_ERROR(si.Import(*f));
+    sum.nvtx_events += si.nvtx_rows();
+    sum.osrt_events += si.osrt_rows();
+    totals.last_ts = std::max(totals.last_ts, si.last_timestamp());
+    const ProcessFacts& p = si.process();
+    if (p.pid != 0) totals.processes[p.pid] = p;
+    for (const auto& [tid, name] : si.ThreadNames()) totals.thread_names[GlobalTid(p.pid, tid)] = name;
+    for (const auto& w : si.windows()) totals.windows.push_back(w);
+    done_bytes += f->size();
+    progress.Update(done_bytes);
+  }
+  sum.processes = totals.processes.size();
+  sum.threads = totals.thread_names.size();
+  GSYS_RETURN_IF_ERROR(WriteTables(*writer, totals, meta, origin_mono, origin_real, sum));
+  GSYS_RETURN_IF_ERROR(writer->Commit());
+  writer.reset();
+  progress.Update(sum.raw_bytes);
+  if (options.force_overwrite) fs::remove(options.output_path, ec);
+  fs::rename(tmp, options.output_path, ec);
+  if (ec) {
+    return Error(StatusCode::kIoError, "import: cannot create '" + options.output_path +
+                                           "': " + ec.message());
+  }
+  sum.report_path = options.output_path;
+  for (int i = 0; i < static_cast<int>(ImportCounter::kCount); ++i) {
+    auto c = static_cast<ImportCounter>(i);
+    const ImportCounterInfo& info = CounterInfo(c);
+    if (sum.counters[c] != 0 && std::string(info.severity) != "info") {
+      sum.warnings.push_back(std::to_string(sum.counters[c]) + " " + info.name);
+    }
+  }
+  sum.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return sum;
+}
+
+}  // namespace gsys::report

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: Apache-2.0
+// ImportSession: session directory (raw streams + session.meta) -> NAME.gsys-rep.
+// Stages: find streams -> decode + match per stream (stream_importer) -> process/thread tables,
+// session times, GSYS_META and GSYS_DIAGNOSTICS -> commit into a temp file -> rename.
+// Damaged or truncated streams are imported as far as they are readable and counted.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/status.h"
+#include "report/import/import_diagnostics.h"
+
+namespace gsys::report {
+
+struct ImportOptions {
+  std::string session_dir;
+  std::string output_path;  // the report to create
+  bool force_overwrite = false;
+  bool progress = false;    // progress bar on stderr
+};
+
+struct ImportSummary {
+  std::string report_path;
+  uint64_t processes = 0;
+  uint64_t threads = 0;
+  uint64_t nvtx_events = 0;
+  uint64_t osrt_events = 0;
+  uint64_t raw_bytes = 0;
+  double seconds = 0;
+  ImportCounters counters;
+  // One line per data-loss/error counter that is non-zero ("12 dropped_records").
+  std::vector<std::string> warnings;
+};
+
+Result<ImportSummary> ImportSession(const ImportOptions& options);
+
+// The report path `gsys import` picks when -o is not given: session.meta's `output`, else
+// the session directory name with ".gsys-rep".
+std::string DefaultReportPath(const std::string& session_dir);
+
+}  // namespace gsys::report

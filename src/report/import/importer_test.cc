@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "report/import/importer.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "format/session_meta.h"
+#include "format/stream_builder.h"
+#include "report/db/database.h"
+#include "report/import/stream_importer.h"
+
+namespace gsys::report {
+namespace {
+
+using format::RecordKind;
+namespace fs = std::filesystem;
+
+constexpr int64_t kT0 = 1'000'000'000;
+
+format::NvtxEventBody Event(int64_t ts, uint32_t domain = 0, std::string_view text = {}) {
+  format::NvtxEventBody b{};
+  b.timestamp = ts;
+  b.domain = domain;
+  b.message_type = static_cast<uint8_t>(text.empty() ? format::NvtxMessage::kNone
+                                                     : format::NvtxMessage::kText);
+  b.text_len = static_cast<uint32_t>(text.size());
+  return b;
+}
+
+class ImporterTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("gsys_import_test_" + std::to_string(getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  void WriteStream(uint32_t pid, format::StreamBuilder& sb) {
+    std::ofstream out(dir_ / (std::to_string(pid) + "-1.gsysraw"), std::ios::binary);
+    out.write(reinterpret_cast<const char*>(sb.bytes().data()),
+              static_cast<std::streamsize>(sb.bytes().size()));
+  }
+
+  format::StreamBuilder Process(uint32_t pid) {
+    format::StreamBuilder sb(pid, 1);
+    format::ProcessStartBody ps{};
+    ps.clock = {kT0, 1'700'000'000'000'000'000};
+    ps.pid = pid;
+    ps.name_len = 4;
+    ps.cmdline_len = 7;
+    sb.Add(RecordKind::kProcessStart, pid, ps, "prog", std::string_view("prog\0-x\0", 7));
+    return sb;
+  }
+
+  int64_t Count(Database& db, const std::string& sql) {
+    auto r = db.QueryInt(sql);
+    EXPECT_TRUE(r.ok()) << r.status().message();
+    return r.ok() && *r ? **r : -1;
+  }
+
+  Database Import() {
+    ImportOptions o;
+    o.session_dir = dir_.string();
+    o.output_path = (dir_ / "out.gsys-rep").string();
+    auto sum = ImportSession(o);
+    EXPECT_TRUE(sum.ok()) << sum.status().message();
+    auto db = Database::Open(o.output_path, Database::Mode::kReadOnly);
+    EXPECT_TRUE(db.ok());
+    return std::move(db).value();
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(ImporterTest, PushPopStartEndMarksAndDomains) {
+  auto sb = Process(100);
+  format::NvtxNameBody dom{kT0 + 1, 1, 1, 5};
+  sb.Add(RecordKind::kNvtxDomainCreate, 100, dom, "MyDom");
+  format::NvtxNameBody reg{kT0 + 2, 9, 1, 3};
+  sb.Add(RecordKind::kNvtxRegisterString, 100, reg, "reg");
+  sb.Add(RecordKind::kNvtxPush, 100, Event(kT0 + 10, 0, "outer"), "outer");
+  sb.Add(RecordKind::kNvtxPush, 100, Event(kT0 + 20, 0, "inner"), "inner");
+  sb.Add(RecordKind::kNvtxPop, 100, format::NvtxPopBody{kT0 + 30, 0, 0});
+  sb.FlushChunk();  // ranges may span chunks
+  sb.Add(RecordKind::kNvtxPop, 100, format::NvtxPopBody{kT0 + 40, 0, 0});
+  format::NvtxEventBody start = Event(kT0 + 50, 1);
+  start.message_type = static_cast<uint8_t>(format::NvtxMessage::kRegistered);
+  start.id = 77;
+  start.text_len = 8;
+  uint64_t handle = 9;
+  sb.Add(RecordKind::kNvtxStart, 100, start, std::string_view(reinterpret_cast<char*>(&handle), 8));
+  sb.Add(RecordKind::kNvtxEnd, 101, format::NvtxEndBody{kT0 + 60, 77});
+  format::NvtxEventBody mark = Event(kT0 + 70, 0, "m");
+  mark.payload_type = 2;
+  mark.payload = static_cast<uint64_t>(-5);
+  sb.Add(RecordKind::kNvtxMark, 100, mark, "m");
+  sb.Add(RecordKind::kNvtxPop, 100, format::NvtxPopBody{kT0 + 80, 0, 0});  // unmatched
+  sb.FlushChunk(format::kChunkFinal);
+  WriteStream(100, sb);
+
+  Database db = Import();
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM NVTX_EVENTS WHERE eventType = 59"), 2);
+  EXPECT_EQ(Count(db, "SELECT end - start FROM NVTX_EVENTS WHERE text = 'outer'"), 30);
+  EXPECT_EQ(Count(db, "SELECT start FROM NVTX_EVENTS WHERE text = 'inner'"), 20);
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM NVTX_EVENTS e JOIN StringIds s ON s.id = e.textId"
+                      " WHERE e.eventType = 60 AND s.value = 'reg' AND e.domainId = 1"
+                      " AND e.endGlobalTid = " + std::to_string(GlobalTid(100, 101))),
+            1);
+  EXPECT_EQ(Count(db, "SELECT int64Value FROM NVTX_EVENTS WHERE eventType = 34 AND end IS NULL"),
+            -5);
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM NVTX_EVENTS WHERE eventType = 75 AND text = 'MyDom'"),
+            1);
+  EXPECT_EQ(Count(db, "SELECT value FROM GSYS_DIAGNOSTICS WHERE name = 'nvtx_unmatched_pops'"), 1);
+  EXPECT_EQ(Count(db, "SELECT pid FROM PROCESSES WHERE name = 'prog'"), 100);
+  EXPECT_EQ(Count(db, "SELECT globalTid FROM NVTX_EVENTS LIMIT 1"), GlobalTid(100, 100));
+}
+
+TEST_F(ImporterTest, OsrtDropsAndTruncation) {
+  auto sb = Process(7);
+  format::OsrtCallBody call{kT0 + 100, kT0 + 5100, 0, 1, 0};
+  sb.Add(RecordKind::kOsrtCall, 7, call);
+  sb.Add(RecordKind::kCounter, 7, format::CounterBody{1, 0, 12});
+  sb.FlushChunk();
+  sb.Add(RecordKind::kOsrtCall, 7, call);
+  sb.FlushChunk();
+  sb.bytes().resize(sb.bytes().size() - 8);  // the last chunk was cut by a kill
+  WriteStream(7, sb);
+  Database db = Import();
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM OSRT_API o JOIN StringIds s ON s.id = o.nameId"
+                      " WHERE s.value = 'pthread_mutex_lock' AND o.end - o.start = 5000"),
+            1);
+  EXPECT_EQ(Count(db, "SELECT value FROM GSYS_DIAGNOSTICS WHERE name = 'dropped_records'"), 12);
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM GSYS_DIAGNOSTICS WHERE"
+                      " name = 'processes_without_exit_flush'"),
+            1);
+}
+
+TEST_F(ImporterTest, RefusesExistingReportWithoutForce) {
+  auto sb = Process(1);
+  sb.FlushChunk(format::kChunkFinal);
+  WriteStream(1, sb);
+  ImportOptions o;
+  o.session_dir = dir_.string();
+  o.output_path = (dir_ / "x.gsys-rep").string();
+  ASSERT_TRUE(ImportSession(o).ok());
+  EXPECT_FALSE(ImportSession(o).ok());
+  o.force_overwrite = true;
+  EXPECT_TRUE(ImportSession(o).ok());
+}
+
+TEST_F(ImporterTest, MissingDirectoryIsNotFound) {
+  ImportOptions o;
+  o.session_dir = (dir_ / "nope").string();
+  o.output_path = (dir_ / "x.gsys-rep").string();
+  auto r = ImportSession(o);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), StatusCode::kNotFound);
+}
+
+TEST(DefaultReportPathTest, StripsSessionSuffix) {
+  EXPECT_EQ(DefaultReportPath("/tmp/nonexistent/report1.gsys-session/"),
+            "/tmp/nonexistent/report1.gsys-rep");
+}
+
+}  // namespace
+}  // namespace gsys::report

@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: Apache-2.0
+// StreamImporter: decodes the records of one raw stream (one process image) and writes its
+// NVTX and OS-runtime rows. NVTX push/pop pairs are matched per (thread, domain) stack,
+// start/end pairs by range id across threads, and registered-string handles resolved through
+// the stream's own registration records (a forked child's stream replays its parent's).
+//
+// Threading: one thread; one StreamImporter per stream.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "common/status.h"
+#include "format/record.h"
+#include "format/stream_reader.h"
+#include "report/import/import_diagnostics.h"
+#include "report/import/report_writer.h"
+
+namespace gsys::report {
+
+// nsys's global id encoding: HW(8) | VM(8) | PID(24) | TID(24); gsys uses VM 1, HW 0 as nsys
+// does on Linux hosts.
+inline constexpr int64_t kGlobalVid = int64_t{1} << 48;
+inline int64_t GlobalTid(uint32_t pid, uint32_t tid) {
+  return kGlobalVid | (int64_t{pid & 0xFFFFFF} << 24) | (tid & 0xFFFFFF);
+}
+inline int64_t GlobalPid(uint32_t pid) { return GlobalTid(pid, 0); }
+
+struct ProcessFacts {
+  uint32_t pid = 0;
+  uint32_t ppid = 0;
+  uint64_t stream_id = 0;
+  std::string name;
+  std::vector<std::string> args;
+  int64_t start_monotonic = 0, start_realtime = 0;
+  int64_t end_monotonic = 0, end_realtime = 0;
+  bool has_start = false, has_end = false;
+};
+
+struct CaptureWindowEvent {
+  int64_t timestamp;  // session-relative ns
+  bool started;
+  uint32_t pid;
+};
+
+// Handler for record kinds another module owns (CUDA, 128..255): the stream's identity and
+// the record. Returns false when it does not handle the kind.
+using ForeignRecordHandler =
+    std::function<bool(const ProcessFacts& process, const format::RecordView& record)>;
+
+class StreamImporter {
+ public:
+  StreamImporter(ReportWriter* writer, int64_t time_origin, ImportCounters* counters,
+                 ForeignRecordHandler foreign = nullptr)
+      : writer_(writer), origin_(time_origin), counters_(counters), foreign_(std::move(foreign)) {}
+
+  Status Import(const format::StreamFile& file);
+
+  const ProcessFacts& process() const { return process_; }
+  // Final thread names (NVTX names win over OS names), by tid.
+  std::map<uint32_t, std::string> ThreadNames() const;
+  const std::vector<CaptureWindowEvent>& windows() const { return windows_; }
+  uint64_t nvtx_rows() const { return nvtx_rows_; }
+  uint64_t osrt_rows() const { return osrt_rows_; }
+  int64_t last_timestamp() const { return last_ts_; }
+  uint64_t dropped_records() const { return dropped_; }
+
+ private:
+  struct Open {
+    format::NvtxEventBody body;
+    std::string_view text;  // points into the mapped stream file
+    uint32_t tid;
+  };
+
+  Status Record(const format::RecordView& r);
+  Status OnProcessStart(const format::RecordView& r);
+  Status OnNvtxOpen(const format::RecordView& r);
+  Status OnNvtxPop(const format::RecordView& r);
+  Status OnNvtxEnd(const format::RecordView& r);
+  Status OnNvtxMark(const format::RecordView& r);
+  Status OnNvtxName(const format::RecordView& r);
+  Status OnOsrt(const format::RecordView& r);
+  void OnCounter(const format::RecordView& r);
+  // Fills the message, attribute and payload columns of `row` from an opening record.
+  Status FillFromOpen(const Open& open, NvtxRow* row);
+  int64_t Rel(int64_t ts) {
+    if (ts > last_ts_) last_ts_ = ts;
+    return ts - origin_;
+  }
+  void Malformed() { ++(*counters_)[ImportCounter::kMalformedRecords]; }
+
+  ReportWriter* writer_;
+  int64_t origin_;
+  ImportCounters* counters_;
+  ForeignRecordHandler foreign_;
+  ProcessFacts process_;
+  std::map<uint32_t, std::string> os_names_, nvtx_names_;
+  std::map<std::pair<uint32_t, uint32_t>, std::vector<Open>> stacks_;  // (tid, domain)
+  std::unordered_map<uint64_t, Open> starts_;                          // range id
+  std::unordered_map<uint64_t, int64_t> registered_;                   // handle -> StringIds
+  std::unordered_map<uint32_t, int64_t> osrt_names_;
+  std::vector<CaptureWindowEvent> windows_;
+  uint64_t nvtx_rows_ = 0, osrt_rows_ = 0, dropped_ = 0, without_buffer_ = 0;
+  int64_t last_ts_ = 0;
+};
+
+}  // namespace gsys::report

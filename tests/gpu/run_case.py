@@ -28,7 +28,7 @@ class Case:
         env = dict(os.environ)
         env.update({"CUDA_INJECTION64_PATH": self.args.inject, "GSYS_SESSION_DIR": self.dir})
         env.update(env_extra or {})
-        cmd = [os.path.join(self.args.bin_dir, prog), *argv]
+        cmd = list(prog) if isinstance(prog, (list, tuple)) else [os.path.join(self.args.bin_dir, prog), *argv]
         if kill_after:
             p = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
             p.stdout.readline()  # "running": CUDA is up
@@ -112,7 +112,7 @@ def case_kernels_streams(c):
         c.fail(f"summed kernel time differs from CUDA events by {diff*100:.2f}% (> 2%)")
     c.eq("TARGET_INFO_GPU rows", c.one("SELECT COUNT(*) FROM TARGET_INFO_GPU") >= 1, True)
     print("  GPU:", c.q("SELECT name, smCount, computeMajor, computeMinor FROM TARGET_INFO_GPU"))
-    if c.args.gsys:
+    if c.args.gsys and os.path.exists(c.args.gsys):
         r = subprocess.run([c.args.gsys, "stats", "-r", "cuda_gpu_kern_sum", "-f", "csv", c.report],
                            capture_output=True, text=True)
         print(r.stdout[-1500:], r.stderr[-500:])
@@ -200,6 +200,21 @@ def case_other_subscriber(c):
     c.run("other_subscriber")
     c.eq("one warning about the other CUPTI client", c.stderr.count("already attached to CUPTI"), 1)
     c.eq("program ran to the end", "expect ok" in c.stdout, True)
+
+
+def case_pytorch(c):
+    if subprocess.run([sys.executable, "-c", "import torch"], capture_output=True).returncode != 0:
+        print("SKIPPED: python3 has no torch")
+        sys.exit(SKIP)
+    here = os.path.dirname(os.path.abspath(__file__))
+    site = os.path.join(here, "..", "..", "src", "launcher", "python")
+    c.run([sys.executable, os.path.join(here, "pytorch_autograd_nvtx.py")],
+          {"PYTHONPATH": site, "GSYS_PYTORCH": "autograd-nvtx"})
+    c.eq("autograd profiler in NVTX mode without script changes", c.expect("profiler_enabled"), 1)
+    n = c.one("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL")
+    print("  kernels:", c.q(f"SELECT short, COUNT(*) FROM ({KERNEL_NAMES}) GROUP BY short ORDER BY 2 DESC LIMIT 8"))
+    c.eq("aten kernels captured", n >= 15, True)
+    launch_checks(c, c.one(f"SELECT short FROM ({KERNEL_NAMES}) GROUP BY short ORDER BY COUNT(*) DESC LIMIT 1"), "cu")
 
 
 CASES = {k[5:]: v for k, v in globals().items() if k.startswith("case_")}

@@ -1,0 +1,26 @@
+# SPDX-License-Identifier: Apache-2.0
+# Benchmark (b): time per x.add_(1) on a 1-element CUDA tensor. MODE=torch_profiler wraps the
+# timed loop in torch.profiler with CPU and CUDA activities.
+import os, sys, time
+import torch
+
+n = int(sys.argv[1]) if len(sys.argv) > 1 else 50000
+x = torch.zeros(1, device="cuda")
+for _ in range(2000):
+    x.add_(1)
+torch.cuda.synchronize()
+
+def loop():
+    t0 = time.perf_counter()
+    for _ in range(n):
+        x.add_(1)
+    torch.cuda.synchronize()
+    return time.perf_counter() - t0
+
+if os.environ.get("MODE") == "torch_profiler":
+    from torch.profiler import profile, ProfilerActivity
+    with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof:
+        s = loop()
+else:
+    s = loop()
+print(f"us_per_op={s * 1e6 / n:.3f} ops={n}")

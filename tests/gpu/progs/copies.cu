@@ -6,7 +6,7 @@
 #include "common.h"
 
 int main() {
-  const size_t kH2D = 1 << 20, kD2H = 3 << 19, kD2D = 1 << 18, kMemset = 5 << 16;
+  const size_t kH2D = 1 << 20, kD2H = 3 << 18, kD2D = 1 << 18, kMemset = 5 << 16;
   std::vector<char> pageable(kH2D);
   char* pinned = nullptr;
   CHECK(cudaMallocHost(&pinned, kH2D));

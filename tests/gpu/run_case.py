@@ -70,7 +70,7 @@ class Case:
         self.failures.append(msg)
 
 
-KERNEL_NAMES = """SELECT k.*, s.value AS short, d.value AS demangled FROM CUPTI_ACTIVITY_KIND_KERNEL k
+KERNEL_NAMES = """SELECT k.rowid AS rid, k.*, s.value AS short, d.value AS demangled FROM CUPTI_ACTIVITY_KIND_KERNEL k
   JOIN StringIds s ON s.id = k.shortName JOIN StringIds d ON d.id = k.demangledName"""
 
 
@@ -80,7 +80,7 @@ def launch_checks(c, short, want_api_prefix, tids=None):
     rows = c.q(f"""SELECT k.start, r.start, r.globalTid & 0xFFFFFF, n.value, COUNT(r.start)
         FROM ({KERNEL_NAMES}) k LEFT JOIN CUPTI_ACTIVITY_KIND_RUNTIME r
           ON r.correlationId = k.correlationId AND (r.globalTid & ~0xFFFFFF) = k.globalPid
-        LEFT JOIN StringIds n ON n.id = r.nameId WHERE k.short = '{short}' GROUP BY k.rowid""")
+        LEFT JOIN StringIds n ON n.id = r.nameId WHERE k.short = '{short}' GROUP BY k.rid""")
     bad = [r for r in rows if r[4] != 1 or r[1] is None or r[1] >= r[0]
            or not (r[3] or "").startswith(want_api_prefix) or (tids and r[2] not in tids)]
     c.eq(f"{short}: kernels with one earlier {want_api_prefix}* call on the right thread",

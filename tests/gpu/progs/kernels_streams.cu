@@ -25,7 +25,7 @@ int main() {
   for (int i = 0; i < kPerStream; ++i) {
     for (int s = 0; s < kStreams; ++s) {
       CHECK(cudaEventRecord(ev[2 * n], streams[s]));
-      gsys_spin_kernel<<<2, 64, 0, streams[s]>>>(200000, d);  // ~100 us on H200
+      gsys_spin_kernel<<<2, 64, 0, streams[s]>>>(4000000, d);  // ~2 ms on H200: event overhead < 1%
       CHECK(cudaEventRecord(ev[2 * n + 1], streams[s]));
       ++n;
     }

@@ -2,6 +2,8 @@
 // gsys_stats_sql_benchmark: where `gsys stats` spends its time, report by report.
 //
 //   gsys_stats_sql_benchmark REPORT [-r NAME,...] [--profile [--sql]] [--benchmark_* flags]
+//   gsys_stats_sql_benchmark REPORT --query FILE [--mmap]
+
 //
 // Default mode: Google Benchmark with one case per stats report (default: nsys's default set
 // plus cuda_gpu_kern_sum and cuda_api_sum) and one for opening the report; each iteration runs
@@ -9,14 +11,20 @@
 // --profile: runs each report once and prints every SQL statement SQLite executed with its
 // time (sqlite3_trace_v2, SQLITE_TRACE_PROFILE), and the EXPLAIN QUERY PLAN of the slow ones
 // (over 10 ms); --sql also prints their full text.
+// --query FILE: runs the SQL in FILE on the opened report (gsys SQL functions registered) and
+// prints its time, plan and row count: for trying a report's SQL with a proposed change;
+// --mmap first sets PRAGMA mmap_size (an experiment for the reader).
 #include <benchmark/benchmark.h>
 #include <sqlite3.h>
 
 #include <chrono>
 #include <cstdio>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
+#include "analysis/stats/group_stats_function.h"
 #include "analysis/stats/stats.h"
 #include "common/strings.h"
 #include "report/reader/report_reader.h"
@@ -83,6 +91,43 @@ int Profile(const std::string& path, const std::vector<std::string>& reports, bo
   return 0;
 }
 
+int Query(const std::string& path, const std::string& sql_file, bool mmap) {
+  std::ifstream in(sql_file);
+  std::stringstream text;
+  text << in.rdbuf();
+  if (!in) {
+    std::fprintf(stderr, "cannot read %s\n", sql_file.c_str());
+    return 1;
+  }
+  Result<report::ReportReader> reader = report::ReportReader::Open(path);
+  if (!reader.ok() || !analysis::RegisterGroupStatsFunction(reader->db()).ok()) {
+    std::fprintf(stderr, "%s: cannot open or register functions\n", path.c_str());
+    return 1;
+  }
+  // An experiment for the reader: map the file instead of copying pages out of the page cache.
+  if (mmap && !reader->db().Exec("PRAGMA mmap_size = 68719476736").ok()) return 1;
+  PrintPlan(reader->db(), text.str());
+  auto start = std::chrono::steady_clock::now();
+  Result<report::Statement> stmt = reader->db().Prepare(text.str());
+  int64_t rows = 0;
+  while (stmt.ok()) {
+    Result<bool> row = stmt->Step();
+    if (!row.ok()) {
+      std::fprintf(stderr, "%s\n", row.status().message().c_str());
+      return 1;
+    }
+    if (!*row) break;
+    ++rows;
+  }
+  if (!stmt.ok()) {
+    std::fprintf(stderr, "%s\n", stmt.status().message().c_str());
+    return 1;
+  }
+  std::printf("%s: %lld rows in %.3f s\n", sql_file.c_str(), static_cast<long long>(rows),
+              Seconds(start));
+  return 0;
+}
+
 void BM_Open(benchmark::State& state, const std::string& path) {
   for (auto _ : state) {
     Result<report::ReportReader> reader = report::ReportReader::Open(path);
@@ -106,10 +151,16 @@ int Main(int argc, char** argv) {
   std::vector<std::string> reports;
   bool profile = false;
   bool full_sql = false;
+  std::string query;
+  bool mmap = false;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg == "--profile") {
       profile = true;
+    } else if (arg == "--query" && i + 1 < argc) {
+      query = argv[++i];
+    } else if (arg == "--mmap") {
+      mmap = true;
     } else if (arg == "--sql") {
       full_sql = true;
     } else if (arg == "-r" && i + 1 < argc) {
@@ -130,6 +181,7 @@ int Main(int argc, char** argv) {
     reports.push_back("cuda_gpu_kern_sum");
     reports.push_back("cuda_api_sum");
   }
+  if (!query.empty()) return Query(path, query, mmap);
   if (profile) return Profile(path, reports, full_sql);
   benchmark::RegisterBenchmark("open", BM_Open, path)->Unit(benchmark::kMillisecond);
   for (const std::string& name : reports) {

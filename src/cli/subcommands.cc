@@ -5,10 +5,13 @@
 namespace gsys::cli {
 
 std::unique_ptr<Subcommand> MakeStatsCommand();
+std::unique_ptr<Subcommand> MakeProfileCommand(), MakeImportCommand();  // capture (issue 3)
 
 std::vector<std::unique_ptr<Subcommand>> MakeSubcommands() {
   std::vector<std::unique_ptr<Subcommand>> verbs;
+  verbs.push_back(MakeProfileCommand());
   verbs.push_back(MakeStatsCommand());
+  verbs.push_back(MakeImportCommand());
   return verbs;
 }
 

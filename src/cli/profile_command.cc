@@ -1,0 +1,320 @@
+// SPDX-License-Identifier: Apache-2.0
+// `gsys profile [options] [--] CMD [ARGS]`: nsys profile's options (nsys-reference.md §1.2)
+// for the CPU side: parse and validate everything before the target starts, launch it with
+// the capture environment (launcher/), then import the session into the report.
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+
+#include "cli/flags.h"
+#include "cli/subcommand.h"
+#include "common/strings.h"
+#include "format/session_meta.h"
+#include "launcher/capture_env.h"
+#include "launcher/launcher.h"
+#include "launcher/output_name.h"
+#include "report/import/importer.h"
+
+extern char** environ;
+
+namespace gsys::cli {
+
+std::unique_ptr<Subcommand> MakeStatsCommand();
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::vector<FlagSpec>& ProfileFlags() {
+  static const std::vector<FlagSpec> kFlags = {
+      {"trace", 't', FlagValue::kRequired, "LIST", "cuda, nvtx, osrt or none. Default: cuda,nvtx,osrt."},
+      {"output", 'o', FlagValue::kRequired, "NAME",
+       "Report name; %q{VAR} %h %p %n %% expand, .gsys-rep is appended. Default: report%n."},
+      {"force-overwrite", 'f', FlagValue::kBool, "", "Overwrite an existing report."},
+      {"delay", 'y', FlagValue::kRequired, "SECONDS", "Start collecting after this delay."},
+      {"duration", 'd', FlagValue::kRequired, "SECONDS",
+       "Collect for this long, then end the session (see --kill)."},
+      {"capture-range", 'c', FlagValue::kRequired, "none|nvtx|cudaProfilerApi",
+       "Collect only inside a range (nvtx needs -p)."},
+      {"nvtx-capture", 'p', FlagValue::kRequired, "RANGE[@DOMAIN]",
+       "NVTX range that opens the capture (@* = any domain)."},
+      {"capture-range-end", 0, FlagValue::kRequired, "MODE",
+       "stop, stop-shutdown (default), repeat[:N], repeat-shutdown:N or none."},
+      {"kill", 0, FlagValue::kRequired, "none|sigterm|sigkill|N",
+       "Signal sent to the target when the session ends first. Default: sigterm."},
+      {"wait", 0, FlagValue::kRequired, "primary|all", "Wait for the primary or all processes (default)."},
+      {"stats", 0, FlagValue::kBool, "", "Run gsys stats on the report afterwards."},
+      {"osrt-threshold", 0, FlagValue::kRequired, "NS",
+       "Do not record OS runtime calls shorter than this. Default: 1000."},
+      {"show-output", 'w', FlagValue::kBool, "", "Show the target's stdout/stderr. Default: true."},
+      {"env-var", 'e', FlagValue::kRequired, "A=B[,C=D]", "Environment for the target."},
+      {"inherit-environment", 'n', FlagValue::kBool, "", "Pass gsys's environment. Default: true."},
+      {"sample", 's', FlagValue::kRequired, "none", "Accepted for nsys compatibility (no sampling)."},
+      {"cpuctxsw", 0, FlagValue::kRequired, "none", "Accepted for nsys compatibility."},
+      {"stop-on-exit", 'x', FlagValue::kBool, "", "Accepted for nsys compatibility (always true)."},
+      {"help", 'h', FlagValue::kNone, "", "Show this help."},
+  };
+  return kFlags;
+}
+
+Status Bad(const std::string& msg) { return Error(StatusCode::kInvalidArgument, "profile: " + msg); }
+
+Result<int64_t> ParseSeconds(const std::string& flag, const std::string& text) {
+  char* end = nullptr;
+  double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || end == nullptr || *end != '\0' || !std::isfinite(v) || v < 0 || v > 1e7) {
+    return Bad("bad --" + flag + " '" + text + "' (expected seconds, e.g. 2 or 0.5)");
+  }
+  return static_cast<int64_t>(v * 1e9);
+}
+
+Result<std::string> ParseTrace(const std::string& text) {
+  static const std::vector<std::string> kKnown = {"cuda", "nvtx", "osrt", "none"};
+  std::vector<std::string> kept;
+  auto parts = Split(text, ',');
+  for (const auto& p : parts) {
+    if (p == "none" && parts.size() > 1) return Bad("--trace none must be alone");
+    bool known = false;
+    for (const auto& k : kKnown) known = known || p == k;
+    if (!known) {
+      std::string msg = "unknown --trace value '" + p + "' (expected cuda, nvtx, osrt or none)";
+      if (auto best = ClosestMatch(p, kKnown)) msg += "; did you mean '" + *best + "'?";
+      return Bad(msg);
+    }
+    kept.push_back(p);
+  }
+  return Join(kept, ",");
+}
+
+Status ValidateRangeEnd(const std::string& v) {
+  if (v == "stop" || v == "stop-shutdown" || v == "none" || v == "repeat") return OkStatus();
+  for (const char* prefix : {"repeat:", "repeat-shutdown:"}) {
+    if (StartsWith(v, prefix)) {
+      auto n = ParseInt64(v.substr(std::string(prefix).size()));
+      if (n && *n > 0) return OkStatus();
+    }
+  }
+  return Bad("bad --capture-range-end '" + v + "' (expected stop, stop-shutdown, repeat[:N], "
+             "repeat-shutdown:N or none)");
+}
+
+Result<int> ParseKill(const std::string& v) {
+  if (v == "none") return 0;
+  if (v == "sigterm") return SIGTERM;
+  if (v == "sigkill") return SIGKILL;
+  auto n = ParseInt64(v);
+  if (n && *n > 0 && *n < 65) return static_cast<int>(*n);
+  return Bad("bad --kill '" + v + "' (expected none, sigterm, sigkill or a signal number)");
+}
+
+std::string InjectLibraryPath() {
+  if (const char* env = std::getenv("GSYS_INJECT_LIBRARY")) return env;
+  std::error_code ec;
+  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  for (const char* rel : {"../lib/libgsys-inject.so", "../lib/gsys/libgsys-inject.so",
+                          "libgsys-inject.so"}) {
+    fs::path p = exe.parent_path() / rel;
+    if (fs::exists(p, ec)) return fs::weakly_canonical(p, ec).string();
+  }
+  return "";
+}
+
+std::string HostName() {
+  char host[256] = {};
+  gethostname(host, sizeof(host) - 1);
+  return host;
+}
+
+struct Plan {
+  launcher::LaunchOptions launch;
+  launcher::CaptureSettings capture;
+  std::string report_pattern;  // expanded except %p
+  std::string report_path;     // final, once the pid is known
+  bool force = false, stats = false;
+  format::SessionMeta meta;
+};
+
+Status BuildPlan(const ParsedFlags& flags, Plan* plan);
+
+class ProfileCommand : public Subcommand {
+ public:
+  std::string Name() const override { return "profile"; }
+  std::string Summary() const override { return "Run a command and capture NVTX, OS runtime and CUDA"; }
+  std::string Help() const override {
+    return "usage: gsys profile [options] [--] COMMAND [ARGS...]\n\n"
+           "Runs COMMAND with libgsys-inject.so in every process of its tree and writes a\n"
+           "report (SQLite in nsys's export schema). The exit code is COMMAND's. SIGINT,\n"
+           "SIGTERM and SIGHUP are forwarded to it; the report is still written.\n\n"
+           "options:\n" +
+           FlagsHelp(ProfileFlags());
+  }
+  Result<int> Run(const std::vector<std::string>& args) override;
+};
+
+void OnStarted(pid_t pid, void* ctx) {
+  auto* plan = static_cast<Plan*>(ctx);
+  plan->meta["target_pid"] = std::to_string(pid);
+  launcher::OutputNameContext oc;
+  oc.pid = std::to_string(pid);
+  std::string path = plan->report_pattern;
+  size_t at;
+  while ((at = path.find("\x02")) != std::string::npos) path.replace(at, 1, oc.pid);
+  plan->report_path = path;
+  plan->meta["output"] = path;
+  (void)format::WriteSessionMeta(plan->capture.session_dir, plan->meta);
+}
+
+Result<int> ProfileCommand::Run(const std::vector<std::string>& args) {
+  GSYS_ASSIGN_OR_RETURN(ParsedFlags flags, ParseFlags("profile", ProfileFlags(), args, true));
+  if (flags.Has("help")) {
+    std::fputs(Help().c_str(), stdout);
+    return 0;
+  }
+  Plan plan;
+  GSYS_RETURN_IF_ERROR(BuildPlan(flags, &plan));
+  std::error_code ec;
+  fs::create_directories(plan.capture.session_dir, ec);
+  if (ec) return Error(StatusCode::kIoError, "profile: cannot create '" + plan.capture.session_dir + "': " + ec.message());
+  GSYS_RETURN_IF_ERROR(format::WriteSessionMeta(plan.capture.session_dir, plan.meta));
+  plan.launch.env = launcher::BuildCaptureEnv(plan.launch.env, flags.All("env-var"), plan.capture);
+  auto launched = launcher::Launch(plan.launch, OnStarted, &plan);
+  if (!launched.ok()) {
+    fs::remove_all(plan.capture.session_dir, ec);
+    return launched.status();
+  }
+  report::ImportOptions io;
+  io.session_dir = plan.capture.session_dir;
+  io.output_path = plan.report_path;
+  io.force_overwrite = plan.force;
+  io.progress = true;
+  auto sum = report::ImportSession(io);
+  if (!sum.ok()) {
+    std::fprintf(stderr, "gsys: %s\ngsys: the raw capture is kept in %s (run 'gsys import' on it)\n",
+                 sum.status().message().c_str(), plan.capture.session_dir.c_str());
+    return launched->exit_code != 0 ? launched->exit_code : 1;
+  }
+  if (std::getenv("GSYS_KEEP_SESSION") == nullptr) fs::remove_all(plan.capture.session_dir, ec);
+  double secs = static_cast<double>(launched->end_monotonic_ns - launched->start_monotonic_ns) / 1e9;
+  uint64_t drops = sum->counters[report::ImportCounter::kDroppedRecords];
+  std::fprintf(stderr, "gsys: generated %s: %s NVTX events, %s OS runtime events, %s dropped, "
+               "%llu processes, %.2f s\n", sum->report_path.c_str(),
+               GroupThousands(std::to_string(sum->nvtx_events)).c_str(),
+               GroupThousands(std::to_string(sum->osrt_events)).c_str(),
+               GroupThousands(std::to_string(drops)).c_str(),
+               static_cast<unsigned long long>(sum->processes), secs);
+  for (const auto& w : sum->warnings) std::fprintf(stderr, "gsys: warning: %s\n", w.c_str());
+  if (plan.stats) {
+    std::fflush(stderr);
+    auto rc = MakeStatsCommand()->Run({sum->report_path});
+    if (!rc.ok()) std::fprintf(stderr, "%s\n", rc.status().message().c_str());
+  }
+  return launched->exit_code;
+}
+
+Status BuildPlan(const ParsedFlags& flags, Plan* plan) {
+  if (flags.positionals().empty()) return Bad("no command given (usage: gsys profile [options] COMMAND)");
+  plan->launch.argv = flags.positionals();
+  GSYS_RETURN_IF_ERROR(launcher::ResolveCommand(plan->launch.argv[0]).status());
+  launcher::CaptureSettings& c = plan->capture;
+  GSYS_ASSIGN_OR_RETURN(c.trace, ParseTrace(flags.Last("trace").value_or("cuda,nvtx,osrt")));
+  if (auto v = flags.Last("osrt-threshold")) {
+    auto n = ParseInt64(*v);
+    if (!n || *n < 0) return Bad("bad --osrt-threshold '" + *v + "' (expected nanoseconds)");
+    c.osrt_threshold_ns = *n;
+  }
+  int64_t delay = 0, duration = 0;
+  if (auto v = flags.Last("delay")) {
+    GSYS_ASSIGN_OR_RETURN(delay, ParseSeconds("delay", *v));
+  }
+  if (auto v = flags.Last("duration")) {
+    GSYS_ASSIGN_OR_RETURN(duration, ParseSeconds("duration", *v));
+  }
+  std::string range = flags.Last("capture-range").value_or("none");
+  if (range != "none" && range != "nvtx" && range != "cudaProfilerApi") {
+    return Bad("bad --capture-range '" + range + "' (expected none, nvtx or cudaProfilerApi)");
+  }
+  if (range == "nvtx" && c.trace.find("nvtx") == std::string::npos) return Bad("-c nvtx needs nvtx in --trace");
+  if (range == "nvtx" && !flags.Has("nvtx-capture")) return Bad("-c nvtx needs -p/--nvtx-capture RANGE[@DOMAIN]");
+  if (flags.Has("nvtx-capture") && range != "nvtx") return Bad("-p/--nvtx-capture needs -c nvtx");
+  if (range != "none") c.capture_range = range;
+  c.nvtx_capture = flags.Last("nvtx-capture").value_or("");
+  if (auto v = flags.Last("capture-range-end")) {
+    GSYS_RETURN_IF_ERROR(ValidateRangeEnd(*v));
+    c.capture_range_end = *v;
+  }
+  const char* reg = std::getenv("NSYS_NVTX_PROFILER_REGISTER_ONLY");
+  c.nvtx_registered_only = !(reg != nullptr && std::string(reg) == "0");
+  GSYS_ASSIGN_OR_RETURN(plan->launch.kill_signal, ParseKill(flags.Last("kill").value_or("sigterm")));
+  std::string wait = flags.Last("wait").value_or("all");
+  if (wait != "all" && wait != "primary") return Bad("bad --wait '" + wait + "' (expected primary or all)");
+  plan->launch.wait_all = wait == "all";
+  plan->launch.show_output = flags.Bool("show-output", true);
+  plan->force = flags.Bool("force-overwrite", false);
+  plan->stats = flags.Bool("stats", false);
+  c.inject_library = InjectLibraryPath();
+  if (c.inject_library.empty()) return Error(StatusCode::kNotFound, "profile: cannot find libgsys-inject.so next to gsys (set GSYS_INJECT_LIBRARY)");
+  // Output: everything but %p now (\x02 marks it), %p once the target runs.
+  launcher::OutputNameContext oc;
+  oc.host = HostName();
+  oc.pid = "\x02";
+  oc.getenv = [](const std::string& n) { return std::getenv(n.c_str()); };
+  oc.exists = [](const std::string& base) {
+    std::error_code e;
+    return fs::exists(base + ".gsys-rep", e) || fs::exists(base + ".gsys-session", e);
+  };
+  GSYS_ASSIGN_OR_RETURN(std::string base, launcher::ExpandOutputPattern(flags.Last("output").value_or("report%n"), oc));
+  if (EndsWith(base, ".gsys-rep")) base.resize(base.size() - 9);
+  plan->report_pattern = base + ".gsys-rep";
+  plan->report_path = plan->report_pattern;
+  fs::path dir = fs::absolute(fs::path(base)).parent_path();
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return Bad("output directory '" + dir.string() + "' does not exist");
+  if (access(dir.c_str(), W_OK) != 0) return Error(StatusCode::kIoError, "profile: output directory '" + dir.string() + "' is not writable");
+  if (base.find('\x02') == std::string::npos && fs::exists(plan->report_path, ec) && !plan->force) {
+    return Bad("report '" + plan->report_path + "' exists (use -f/--force-overwrite true)");
+  }
+  std::string session = base;
+  size_t at;
+  while ((at = session.find('\x02')) != std::string::npos) session.replace(at, 1, "gsys" + std::to_string(getpid()));
+  c.session_dir = fs::absolute(session + ".gsys-session").string();
+  if (fs::exists(c.session_dir, ec)) fs::remove_all(c.session_dir, ec);
+  int64_t now = launcher::MonotonicNowNs();
+  if (delay > 0) c.capture_start_ns = now + delay;
+  if (duration > 0) {
+    c.capture_stop_ns = now + delay + duration;
+    plan->launch.session_end_after_ns = delay + duration;
+  }
+  if (!flags.Bool("inherit-environment", true)) {
+    plan->launch.env.clear();
+  } else {
+    for (char** e = environ; *e != nullptr; ++e) plan->launch.env.emplace_back(*e);
+  }
+  for (const auto& e : flags.All("env-var")) {
+    for (const auto& kv : Split(e, ',')) {
+      if (kv.find('=') == std::string::npos || kv[0] == '=') return Bad("bad --env-var '" + kv + "' (expected NAME=VALUE)");
+    }
+  }
+  if (c.capture_range == "nvtx") plan->launch.stop_request_file = c.session_dir + "/shutdown-request";
+  format::SessionMeta& m = plan->meta;
+  m["command_line"] = Join(plan->launch.argv, " ");
+  m["host"] = oc.host;
+  m["tool_version"] = GSYS_VERSION;
+  m["trace"] = c.trace;
+  m["output"] = plan->report_path;
+  m["session_start_monotonic_ns"] = std::to_string(now);
+  m["session_start_utc_ns"] = std::to_string(launcher::RealtimeNowNs());
+  m["osrt_threshold_ns"] = std::to_string(c.osrt_threshold_ns);
+  if (c.capture_start_ns) m["capture_start_ns"] = std::to_string(delay);
+  if (c.capture_stop_ns) m["capture_end_ns"] = std::to_string(delay + duration);
+  if (!c.capture_range.empty()) m["capture_range"] = c.capture_range + (c.nvtx_capture.empty() ? "" : " " + c.nvtx_capture);
+  return OkStatus();
+}
+
+}  // namespace
+
+std::unique_ptr<Subcommand> MakeProfileCommand() { return std::make_unique<ProfileCommand>(); }
+
+}  // namespace gsys::cli

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "launcher/capture_env.h"
+
+#include <map>
+
+namespace gsys::launcher {
+
+std::vector<std::string> BuildCaptureEnv(const std::vector<std::string>& base,
+                                         const std::vector<std::string>& user,
+                                         const CaptureSettings& s) {
+  std::vector<std::string> order;
+  std::map<std::string, std::string> vars;
+  auto set = [&](const std::string& entry) {
+    size_t eq = entry.find('=');
+    if (eq == std::string::npos || eq == 0) return;
+    std::string name = entry.substr(0, eq);
+    if (!vars.count(name)) order.push_back(name);
+    vars[name] = entry.substr(eq + 1);
+  };
+  for (const auto& e : base) set(e);
+  for (const auto& e : user) set(e);
+  std::string preload = s.inject_library;
+  if (vars.count("LD_PRELOAD") && !vars["LD_PRELOAD"].empty()) preload += ":" + vars["LD_PRELOAD"];
+  set("LD_PRELOAD=" + preload);
+  if (s.trace.find("nvtx") != std::string::npos) {
+    set("NVTX_INJECTION64_PATH=" + s.inject_library);
+  }
+  set("GSYS_SESSION_DIR=" + s.session_dir);
+  set("GSYS_INJECT_PATH=" + s.inject_library);
+  set("GSYS_TRACE=" + s.trace);
+  set("GSYS_OSRT_THRESHOLD_NS=" + std::to_string(s.osrt_threshold_ns));
+  if (s.capture_start_ns > 0) set("GSYS_CAPTURE_START_NS=" + std::to_string(s.capture_start_ns));
+  if (s.capture_stop_ns > 0) set("GSYS_CAPTURE_STOP_NS=" + std::to_string(s.capture_stop_ns));
+  if (!s.capture_range.empty()) set("GSYS_CAPTURE_RANGE=" + s.capture_range);
+  if (!s.nvtx_capture.empty()) set("GSYS_NVTX_CAPTURE=" + s.nvtx_capture);
+  if (!s.capture_range_end.empty()) set("GSYS_CAPTURE_RANGE_END=" + s.capture_range_end);
+  if (!s.nvtx_registered_only) set("GSYS_NVTX_REGISTERED_ONLY=0");
+  std::vector<std::string> env;
+  for (const auto& name : order) env.push_back(name + "=" + vars[name]);
+  return env;
+}
+
+}  // namespace gsys::launcher

@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: Apache-2.0
+// The environment of a profiled target: the inherited variables, the user's -e variables, the
+// GSYS_* settings of the capture library (capture/entry/env.h, docs/env.md) and the injection
+// variables (LD_PRELOAD, NVTX_INJECTION64_PATH).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gsys::launcher {
+
+struct CaptureSettings {
+  std::string inject_library;  // absolute path of libgsys-inject.so
+  std::string session_dir;
+  std::string trace;           // "nvtx,osrt,cuda" or "none"
+  int64_t osrt_threshold_ns = 1000;
+  int64_t capture_start_ns = 0;  // CLOCK_MONOTONIC, 0 = from the start
+  int64_t capture_stop_ns = 0;   // CLOCK_MONOTONIC, 0 = to the end
+  std::string capture_range;     // "", "nvtx", "cudaProfilerApi"
+  std::string nvtx_capture;      // RANGE[@DOMAIN]
+  std::string capture_range_end; // stop, stop-shutdown, repeat[:N], ...
+  bool nvtx_registered_only = true;
+};
+
+// `base` is the inherited environment (empty with --inherit-environment=false), `user` the
+// -e NAME=VALUE list. Later entries win; LD_PRELOAD keeps what the user had after our library.
+std::vector<std::string> BuildCaptureEnv(const std::vector<std::string>& base,
+                                         const std::vector<std::string>& user,
+                                         const CaptureSettings& settings);
+
+}  // namespace gsys::launcher

@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: Apache-2.0
+// nsys's -o/--output patterns: %q{VAR} (environment value), %h (host name), %p (target pid),
+// %n (smallest positive integer giving a name not yet used), %% (a '%').
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include "common/status.h"
+
+namespace gsys::launcher {
+
+struct OutputNameContext {
+  std::string host;
+  std::string pid;  // the target's pid, or a placeholder before it is known
+  std::function<const char*(const std::string&)> getenv;
+  // Whether a candidate base name is taken (for %n).
+  std::function<bool(const std::string&)> exists;
+};
+
+// Expands `pattern`. Errors (unknown %x, unterminated %q{) name the problem.
+Result<std::string> ExpandOutputPattern(const std::string& pattern, const OutputNameContext& ctx);
+
+// `path` with `extension` appended unless it already ends with it.
+std::string WithExtension(const std::string& path, const std::string& extension);
+
+}  // namespace gsys::launcher

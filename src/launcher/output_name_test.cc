@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "launcher/output_name.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+namespace gsys::launcher {
+namespace {
+
+OutputNameContext Ctx(std::set<std::string> taken = {}) {
+  OutputNameContext c;
+  c.host = "vm";
+  c.pid = "580";
+  c.getenv = [](const std::string& n) -> const char* { return n == "FOO" ? "bar" : nullptr; };
+  c.exists = [taken](const std::string& s) { return taken.count(s) > 0; };
+  return c;
+}
+
+TEST(OutputNameTest, ExpandsLikeNsys) {
+  auto r = ExpandOutputPattern("/tmp/r_%p_%h_%q{FOO}_%n", Ctx());
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(*r, "/tmp/r_580_vm_bar_1");
+  EXPECT_EQ(ExpandOutputPattern("a%%b", Ctx()).value(), "a%b");
+}
+
+TEST(OutputNameTest, PercentNSkipsTakenNames) {
+  EXPECT_EQ(ExpandOutputPattern("report%n", Ctx({"report1", "report2"})).value(), "report3");
+}
+
+TEST(OutputNameTest, BadPatternsAreErrors) {
+  EXPECT_FALSE(ExpandOutputPattern("r%q{FOO", Ctx()).ok());
+  EXPECT_FALSE(ExpandOutputPattern("r%q{}", Ctx()).ok());
+  EXPECT_FALSE(ExpandOutputPattern("r%q{UNSET}", Ctx()).ok());
+  EXPECT_FALSE(ExpandOutputPattern("r%x", Ctx()).ok());
+  EXPECT_FALSE(ExpandOutputPattern("r%", Ctx()).ok());
+}
+
+TEST(OutputNameTest, ExtensionAppendedOnce) {
+  EXPECT_EQ(WithExtension("a", ".gsys-rep"), "a.gsys-rep");
+  EXPECT_EQ(WithExtension("a.gsys-rep", ".gsys-rep"), "a.gsys-rep");
+}
+
+}  // namespace
+}  // namespace gsys::launcher

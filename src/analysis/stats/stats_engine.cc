@@ -27,8 +27,25 @@ constexpr const char* kGroupStatsColumns =
 
 }  // namespace
 
+std::vector<std::string> SplitSqlStatements(std::string_view sql) {
+  std::vector<std::string> statements;
+  size_t begin = 0;
+  for (size_t pos = sql.find(';'); pos != std::string_view::npos; pos = sql.find(';', pos + 1)) {
+    std::string candidate(sql.substr(begin, pos - begin + 1));
+    if (!sqlite3_complete(candidate.c_str())) continue;  // ';' inside a string or comment
+    statements.push_back(std::move(candidate));
+    begin = pos + 1;
+  }
+  std::string rest(sql.substr(begin));
+  if (rest.find_first_not_of(" \t\r\n") != std::string::npos) statements.push_back(rest);
+  return statements;
+}
+
 Result<ResultTable> QueryResultTable(Database& db, std::string_view sql) {
-  GSYS_ASSIGN_OR_RETURN(Statement stmt, db.Prepare(sql));
+  std::vector<std::string> statements = SplitSqlStatements(sql);
+  if (statements.empty()) return Error(StatusCode::kInternal, "stats: empty report query");
+  for (size_t i = 0; i + 1 < statements.size(); ++i) GSYS_RETURN_IF_ERROR(db.Exec(statements[i]));
+  GSYS_ASSIGN_OR_RETURN(Statement stmt, db.Prepare(statements.back()));
   ResultTable table;
   int ncols = stmt.ColumnCount();
   for (int c = 0; c < ncols; ++c) table.columns.push_back(ParseColumnAlias(stmt.ColumnName(c)));

@@ -3,7 +3,9 @@
 #pragma once
 
 #include <functional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "analysis/stats/stats.h"
 #include "report/db/database.h"
@@ -18,7 +20,11 @@ using HasRowsFn = std::function<Result<bool>(std::string_view table)>;
 Result<ReportOutcome> RunReportWith(gsys::report::Database& db, const HasRowsFn& has_rows,
                                     const ReportRequest& request);
 
-// Runs `sql` (one statement) and converts its rows and column aliases into a ResultTable.
+// Splits `sql` into complete statements (';' inside strings and comments does not split).
+std::vector<std::string> SplitSqlStatements(std::string_view sql);
+
+// Runs `sql`: every statement but the last is setup (e.g. TEMP tables with an index, which a
+// read-only connection allows); the last one's rows and column aliases become the ResultTable.
 Result<ResultTable> QueryResultTable(gsys::report::Database& db, std::string_view sql);
 
 }  // namespace gsys::analysis

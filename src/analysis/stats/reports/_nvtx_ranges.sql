@@ -1,4 +1,4 @@
--- Partial: CTE `nvtx_ranges(rid, eventType, start, end, tid, style, name)`: push/pop and
+-- Partial: CTE `nvtx_ranges(rid, eventType, start, end, tid, style, name, rawEnd, endTid)`: push/pop and
 -- start/end ranges (eventType 59/60 and NVTXT 70/71). A range without end lasts until the last
 -- NVTX timestamp. name = "<domain>:<text>" (default domain: ":<text>"); domains are per process.
 -- rid is the NVTX_EVENTS rowid (nsys's RangeId).
@@ -14,7 +14,8 @@
     SELECT ne.rowid AS rid, ne.eventType AS eventType, ne.start AS start,
            coalesce(ne.end, (SELECT m FROM nvtx_maxts)) AS end, ne.globalTid AS tid,
            CASE WHEN ne.eventType IN (59, 70) THEN 'PushPop' ELSE 'StartEnd' END AS style,
-           coalesce(d.name, '') || ':' || coalesce(sid.value, ne.text, '') AS name
+           coalesce(d.name, '') || ':' || coalesce(sid.value, ne.text, '') AS name,
+           ne.end AS rawEnd, ne.endGlobalTid AS endTid
     FROM NVTX_EVENTS AS ne
     LEFT JOIN nvtx_domains AS d
       ON d.id = ne.domainId AND d.pid = (ne.globalTid & 0x0000FFFFFF000000)

@@ -1,8 +1,8 @@
 -- nvtx_gpu_proj_sum: NVTX ranges projected onto the GPU (see _nvtx_gpu_proj.sql), grouped by
 -- name and style. Child time is not subtracted. Order: Total Proj Time DESC, Range, Style.
-WITH
+{{>nvtx_tree_setup}}
+WITH RECURSIVE
 {{>nvtx_ranges}},
-{{>nvtx_tree}},
 {{>nvtx_gpu_proj}}
 SELECT
   name AS "Range",

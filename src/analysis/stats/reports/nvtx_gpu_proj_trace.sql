@@ -1,13 +1,13 @@
 -- nvtx_gpu_proj_trace: one row per NVTX range that launched GPU work, with its projection onto
 -- the GPU (see _nvtx_gpu_proj.sql). Order: Projected Start, Projected Duration DESC, RangeId.
+{{>nvtx_tree_setup}}
 WITH RECURSIVE
 {{>nvtx_ranges}},
-{{>nvtx_tree}},
 {{>nvtx_gpu_proj}},
   stacks(rid, stack) AS (
-    SELECT rid, ':' || rid FROM nvtx_tree WHERE parentId IS NULL
+    SELECT rid, ':' || rid FROM gsys_stats_nvtx_tree WHERE parentId IS NULL
     UNION ALL
-    SELECT t.rid, s.stack || ':' || t.rid FROM stacks AS s JOIN nvtx_tree AS t ON t.parentId = s.rid
+    SELECT t.rid, s.stack || ':' || t.rid FROM stacks AS s JOIN gsys_stats_nvtx_tree AS t ON t.parentId = s.rid
   )
 SELECT
   p.name AS "Name",

@@ -1,32 +1,33 @@
 -- nvtx_kern_sum[:base|:mangled]: kernels grouped by the innermost NVTX range enclosing their
 -- launch API call on the launching thread (latest-starting push/pop or start/end range that
--- begins and ends on that thread). Kernels outside every range have an empty range and style
--- and NVTX Inst 0. NVTX Inst = distinct range instances that launched the kernel.
--- Order: NVTX Range, PID, TID, Total Time DESC, Kernel Name.
-WITH
+-- begins and ends on that thread, see _nvtx_enclosing.sql). Kernels outside every range have an
+-- empty range and style and NVTX Inst 0. NVTX Inst = distinct range instances that launched the
+-- kernel. Order: NVTX Range, PID, TID, Total Time DESC, Kernel Name.
+{{>nvtx_tree_setup}}
+WITH RECURSIVE
 {{>nvtx_ranges}},
-  kernels AS (SELECT *, {{kernel_name}} AS nameKey FROM CUPTI_ACTIVITY_KIND_KERNEL),
-  thread_ranges AS (
-    SELECT nr.* FROM nvtx_ranges AS nr JOIN NVTX_EVENTS AS ne ON ne.rowid = nr.rid
-    WHERE ne.end IS NOT NULL AND ne.endGlobalTid IS NULL
-  ),
   launches AS MATERIALIZED (
-    SELECT k.start, k.end, k.nameKey, r.globalTid AS tid, r.start AS apiStart, r.end AS apiEnd,
-           r.correlationId AS corr
-    FROM kernels AS k
+    SELECT k.start, k.end, k.{{kernel_name}} AS nameKey, r.globalTid AS tid,
+           r.start AS apiStart, r.end AS apiEnd, r.correlationId AS corr
+    FROM CUPTI_ACTIVITY_KIND_KERNEL AS k
     JOIN CUPTI_ACTIVITY_KIND_RUNTIME AS r
       ON r.correlationId = k.correlationId AND (r.globalTid & ~0xFFFFFF) = k.globalPid
   ),
-  enclosing AS (
-    SELECT l.tid, l.corr, tr.rid, tr.name, tr.style,
-           row_number() OVER (PARTITION BY l.tid, l.corr ORDER BY tr.start DESC, tr.end) AS innermost
-    FROM (SELECT DISTINCT tid, corr, apiStart, apiEnd FROM launches) AS l
-    JOIN thread_ranges AS tr ON tr.tid = l.tid AND tr.start <= l.apiStart AND tr.end >= l.apiEnd
+  calls AS MATERIALIZED (
+    SELECT row_number() OVER () AS callKey, tid, corr, apiStart, apiEnd
+    FROM (SELECT DISTINCT tid, corr, apiStart, apiEnd FROM launches)
+  ),
+{{>nvtx_enclosing}},
+  innermost AS (
+    SELECT callKey, rid, start, name, style,
+           row_number() OVER (PARTITION BY callKey ORDER BY start DESC, end) AS rank
+    FROM enclosing
   ),
   attributed AS (
-    SELECT l.*, e.rid, e.name AS rangeName, e.style
+    SELECT l.*, i.rid AS rid, i.start AS rangeStart, i.name AS rangeName, i.style AS style
     FROM launches AS l
-    LEFT JOIN enclosing AS e ON e.tid = l.tid AND e.corr = l.corr AND e.innermost = 1
+    JOIN calls AS c ON c.tid = l.tid AND c.corr = l.corr AND c.apiStart = l.apiStart
+    LEFT JOIN innermost AS i ON i.callKey = c.callKey AND i.rank = 1
   )
 SELECT
   a.rangeName AS "NVTX Range",

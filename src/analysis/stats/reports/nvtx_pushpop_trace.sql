@@ -1,18 +1,17 @@
 -- nvtx_pushpop_trace: one row per push/pop range with its stack state. DurChild = sum of the
 -- direct children's durations; RangeId = NVTX_EVENTS rowid; RangeStack = ":<root id>:...:<id>";
 -- NameTree = name indented with "--" per level. Order: Start, Duration, RangeId.
+{{>nvtx_tree_setup}}
 WITH RECURSIVE
-{{>nvtx_ranges}},
-{{>nvtx_tree}},
   children AS (
     SELECT parentId AS rid, sum(end - start) AS childDur, count(*) AS childNum
-    FROM nvtx_tree WHERE parentId IS NOT NULL GROUP BY parentId
+    FROM gsys_stats_nvtx_tree WHERE parentId IS NOT NULL GROUP BY parentId
   ),
   stacks(rid, stack, tab) AS (
-    SELECT rid, ':' || rid, '' FROM nvtx_tree WHERE parentId IS NULL
+    SELECT rid, ':' || rid, '' FROM gsys_stats_nvtx_tree WHERE parentId IS NULL
     UNION ALL
     SELECT t.rid, s.stack || ':' || t.rid, s.tab || '--'
-    FROM stacks AS s JOIN nvtx_tree AS t ON t.parentId = s.rid
+    FROM stacks AS s JOIN gsys_stats_nvtx_tree AS t ON t.parentId = s.rid
   )
 SELECT
   t.start AS "Start:ts_ns",
@@ -29,7 +28,7 @@ SELECT
   t.parentId AS "ParentId",
   s.stack AS "RangeStack",
   s.tab || t.name AS "NameTree"
-FROM nvtx_tree AS t
+FROM gsys_stats_nvtx_tree AS t
 JOIN stacks AS s ON s.rid = t.rid
 LEFT JOIN children AS c ON c.rid = t.rid
 ORDER BY t.start, t.end - t.start, t.rid

@@ -15,12 +15,18 @@
 //   trigger N           domain "Dom": N "pre", then registered "capture_me" containing N
 //                       "inside" ranges, then N "post"; plain (unregistered) "capture_me" too
 //   stdio CODE          prints to stdout and stderr, exits with CODE
+//   osrt                5 x usleep(2000), one mutex lock contended for ~20 ms, 1000 x 1-byte
+//                       reads of /dev/zero
 #include <nvtx3/nvToolsExt.h>
 #include <signal.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <fcntl.h>
+#include <pthread.h>
+
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -215,6 +221,26 @@ int Trigger(int n) {
   return 0;
 }
 
+int Osrt() {
+  for (int i = 0; i < 5; ++i) usleep(2000);
+  static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+  pthread_mutex_lock(&mu);
+  std::thread waiter([] {
+    pthread_mutex_lock(&mu);  // contended: waits until main unlocks
+    pthread_mutex_unlock(&mu);
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  pthread_mutex_unlock(&mu);
+  waiter.join();
+  int fd = open("/dev/zero", O_RDONLY);
+  char c;
+  for (int i = 0; i < 1000; ++i) {
+    if (read(fd, &c, 1) != 1) return 1;
+  }
+  close(fd);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -233,6 +259,7 @@ int main(int argc, char** argv) {
   if (mode == "killable") return Killable(arg(2, 10));
   if (mode == "delayed") return Delayed(arg(2, 10), arg(3, 1500));
   if (mode == "trigger") return Trigger(arg(2, 5));
+  if (mode == "osrt") return Osrt();
   if (mode == "stdio") {
     std::printf("to stdout line 1\nto stdout line 2\n");
     std::fprintf(stderr, "to stderr\n");

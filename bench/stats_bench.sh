@@ -12,7 +12,7 @@
 # Each case runs RUNS times (default 3) after one untimed warm-up that also fills the page cache;
 # the table shows the median wall time, the median CPU time (user + sys; on a shared, loaded
 # machine this is the steadier figure) and the largest max RSS (/usr/bin/time -v).
-# Environment: RUNS=N, SKIP_BIG=1 (only report (a)), DATA_DIR=DIR, SEED=S.
+# Environment: RUNS=N, SKIP_BIG=1 (only report (a)), DATA_DIR=DIR, SEED=S, TIME=/path/to/GNU time.
 set -euo pipefail
 
 build=${1:-build}
@@ -21,10 +21,11 @@ gen=$build/bin/gsys_gen_report
 runs=${RUNS:-3}
 seed=${SEED:-1}
 data=${DATA_DIR:-$build/bench-data}
+time_bin=${TIME:-/usr/bin/time}
 # Bump when the generator's output changes, so cached reports are regenerated.
 gen_version=1
 
-for tool in "$gsys" "$gen" /usr/bin/time; do
+for tool in "$gsys" "$gen" "$time_bin"; do
   [ -x "$tool" ] || { echo "stats_bench: missing $tool (build with -DGSYS_BUILD_BENCH=ON)" >&2; exit 2; }
 done
 mkdir -p "$data"
@@ -52,7 +53,7 @@ measure() {
     return 1
   }
   for _ in $(seq "$runs"); do
-    /usr/bin/time -v "$gsys" stats "$@" "$path" > /dev/null 2> "$log"
+    "$time_bin" -v "$gsys" stats "$@" "$path" > /dev/null 2> "$log"
     local wall rss cpu
     wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {
              n = split($2, p, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + p[i]; print s }' "$log")

@@ -2,7 +2,7 @@
 // gsys_stats_sql_benchmark: where `gsys stats` spends its time, report by report.
 //
 //   gsys_stats_sql_benchmark REPORT [-r NAME,...] [--profile [--sql]] [--benchmark_* flags]
-//   gsys_stats_sql_benchmark REPORT --query FILE [--mmap]
+//   gsys_stats_sql_benchmark REPORT --query FILE [--mmap] [--print]
 
 //
 // Default mode: Google Benchmark with one case per stats report (default: nsys's default set
@@ -13,7 +13,7 @@
 // (over 10 ms); --sql also prints their full text.
 // --query FILE: runs the SQL in FILE on the opened report (gsys SQL functions registered) and
 // prints its time, plan and row count: for trying a report's SQL with a proposed change;
-// --mmap first sets PRAGMA mmap_size (an experiment for the reader).
+// --mmap first sets PRAGMA mmap_size (an experiment for the reader); --print prints the rows.
 #include <benchmark/benchmark.h>
 #include <sqlite3.h>
 
@@ -91,7 +91,7 @@ int Profile(const std::string& path, const std::vector<std::string>& reports, bo
   return 0;
 }
 
-int Query(const std::string& path, const std::string& sql_file, bool mmap) {
+int Query(const std::string& path, const std::string& sql_file, bool mmap, bool print) {
   std::ifstream in(sql_file);
   std::stringstream text;
   text << in.rdbuf();
@@ -118,6 +118,10 @@ int Query(const std::string& path, const std::string& sql_file, bool mmap) {
     }
     if (!*row) break;
     ++rows;
+    for (int c = 0; print && c < stmt->ColumnCount(); ++c) {
+      std::printf("%s%s", c ? "|" : "", std::string(stmt->ColumnText(c)).c_str());
+    }
+    if (print) std::printf("\n");
   }
   if (!stmt.ok()) {
     std::fprintf(stderr, "%s\n", stmt.status().message().c_str());
@@ -153,12 +157,15 @@ int Main(int argc, char** argv) {
   bool full_sql = false;
   std::string query;
   bool mmap = false;
+  bool print = false;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg == "--profile") {
       profile = true;
     } else if (arg == "--query" && i + 1 < argc) {
       query = argv[++i];
+    } else if (arg == "--print") {
+      print = true;
     } else if (arg == "--mmap") {
       mmap = true;
     } else if (arg == "--sql") {
@@ -181,7 +188,7 @@ int Main(int argc, char** argv) {
     reports.push_back("cuda_gpu_kern_sum");
     reports.push_back("cuda_api_sum");
   }
-  if (!query.empty()) return Query(path, query, mmap);
+  if (!query.empty()) return Query(path, query, mmap, print);
   if (profile) return Profile(path, reports, full_sql);
   benchmark::RegisterBenchmark("open", BM_Open, path)->Unit(benchmark::kMillisecond);
   for (const std::string& name : reports) {

@@ -3,7 +3,6 @@
 // reports per fixture agree with independent SQL over the raw tables.
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <set>
 
 #include "analysis/stats/stats_test_util.h"
@@ -81,9 +80,7 @@ class FixtureTest : public ::testing::TestWithParam<FixtureCase> {
 TEST_P(FixtureTest, EveryReportRunsOrIsSkipped) {
   const std::set<std::string>& skipped = GetParam().skipped;
   for (const ReportInfo& info : AllReports()) {
-    auto t0 = std::chrono::steady_clock::now();
     ReportOutcome outcome = Run(info.name);
-    if (getenv("GSYS_STATS_TIMING")) fprintf(stderr, "%s %.3f\n", info.name.c_str(), std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     EXPECT_EQ(outcome.skipped, skipped.count(info.name) == 1) << info.name;
     EXPECT_EQ(outcome.title, info.title);
     if (outcome.skipped) {

@@ -12,7 +12,7 @@
            an.name AS apiName, kn.name AS kernName,
            printf('%4d %4d %4d', k.gridX, k.gridY, k.gridZ) AS grid,
            printf('%4d %4d %4d', k.blockX, k.blockY, k.blockZ) AS block
-    FROM kernels AS k
+    FROM ({{>kernel_rows}}) AS k
     JOIN CUPTI_ACTIVITY_KIND_RUNTIME AS r
       ON r.correlationId = k.correlationId AND (r.globalTid & ~0xFFFFFF) = k.globalPid
     LEFT JOIN api_names AS an ON an.nameId = r.nameId

@@ -8,7 +8,7 @@ WITH
     SELECT gsys_group_stats(nameId, end - start) AS j FROM CUPTI_ACTIVITY_KIND_RUNTIME
   ),
   api_summary AS (SELECT {{group_stats_columns}} FROM api_grouped, json_each(api_grouped.j)),
-  all_summary AS (
+  all_summary AS MATERIALIZED (
     SELECT 'CUDA_API' AS category, n.name AS name, s.total, s.num, s.avg, s.med, s.min, s.max,
            s.stddev, s.q1, s.q3
     FROM api_summary AS s LEFT JOIN api_names AS n ON n.nameId = s.key

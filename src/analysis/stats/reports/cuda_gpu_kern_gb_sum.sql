@@ -8,7 +8,7 @@ WITH
            median(end - start) AS med, min(end - start) AS min, max(end - start) AS max,
            stdev(end - start) AS stddev, lower_quartile(end - start) AS q1,
            upper_quartile(end - start) AS q3
-    FROM kernels
+    FROM ({{>kernel_rows}})
     GROUP BY nameKey, gridX, gridY, gridZ, blockX, blockY, blockZ
   ),
   totals AS (SELECT sum(total) AS total FROM summary)

@@ -2,8 +2,8 @@
 -- Order: Total Time DESC, Instances, Name (as nsys).
 WITH
 {{>kernels}},
-  grouped AS (SELECT gsys_group_stats(nameKey, end - start) AS j FROM kernels),
-  summary AS (SELECT {{group_stats_columns}} FROM grouped, json_each(grouped.j)),
+  grouped AS (SELECT gsys_group_stats(nameKey, end - start) AS j FROM ({{>kernel_rows}})),
+  summary AS MATERIALIZED (SELECT {{group_stats_columns}} FROM grouped, json_each(grouped.j)),
   totals AS (SELECT sum(total) AS total FROM summary)
 SELECT
   round(s.total * 100.0 / (SELECT total FROM totals), 1) AS "Time:ratio_%",

@@ -3,7 +3,7 @@
 WITH
 {{>memops}},
   grouped AS (SELECT gsys_group_stats(kindKey, bytes) AS j FROM memops),
-  summary AS (SELECT {{group_stats_columns}} FROM grouped, json_each(grouped.j))
+  summary AS MATERIALIZED (SELECT {{group_stats_columns}} FROM grouped, json_each(grouped.j))
 SELECT
   s.total AS "Total:mem_B",
   s.num AS "Count",

@@ -3,7 +3,7 @@
 WITH
 {{>memops}},
   grouped AS (SELECT gsys_group_stats(kindKey, end - start) AS j FROM memops),
-  summary AS (SELECT {{group_stats_columns}} FROM grouped, json_each(grouped.j)),
+  summary AS MATERIALIZED (SELECT {{group_stats_columns}} FROM grouped, json_each(grouped.j)),
   totals AS (SELECT sum(total) AS total FROM summary)
 SELECT
   round(s.total * 100.0 / (SELECT total FROM totals), 1) AS "Time:ratio_%",

@@ -18,7 +18,7 @@ WITH
            k.registersPerThread AS regs, k.staticSharedMemory AS ssmem,
            k.dynamicSharedMemory AS dsmem, NULL AS bytes, NULL AS srckind, NULL AS dstkind,
            k.deviceId, k.contextId, k.greenContextId, k.streamId, n.name AS name
-    FROM kernels AS k LEFT JOIN names AS n ON n.nameKey = k.nameKey
+    FROM ({{>kernel_rows}}) AS k LEFT JOIN names AS n ON n.nameKey = k.nameKey
 {{#has:CUPTI_ACTIVITY_KIND_MEMCPY}}
     UNION ALL
     SELECT m.start, m.end - m.start, m.correlationId, NULL, NULL, NULL, NULL, NULL, NULL, NULL,

@@ -6,7 +6,7 @@ WITH
     SELECT gsys_group_stats(name, end - start) AS j FROM nvtx_ranges
     WHERE eventType IN (59,70)
   ),
-  summary AS (SELECT {{group_stats_columns}} FROM grouped, json_each(grouped.j)),
+  summary AS MATERIALIZED (SELECT {{group_stats_columns}} FROM grouped, json_each(grouped.j)),
   totals AS (SELECT sum(total) AS total FROM summary)
 SELECT
   round(s.total * 100.0 / (SELECT total FROM totals), 1) AS "Time:ratio_%",

@@ -3,7 +3,7 @@
 -- nsys's GROUP BY leaves them in).
 WITH
   grouped AS (SELECT gsys_group_stats(nameId, end - start) AS j FROM OSRT_API),
-  summary AS (SELECT {{group_stats_columns}} FROM grouped, json_each(grouped.j)),
+  summary AS MATERIALIZED (SELECT {{group_stats_columns}} FROM grouped, json_each(grouped.j)),
   
   totals AS (SELECT sum(total) AS total FROM summary)
 SELECT

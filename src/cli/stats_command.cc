@@ -68,7 +68,12 @@ class StatsCommand : public Subcommand {
     }
     if (flags.Has("help-reports")) {
       std::string topic = HelpTopic(flags, "help-reports");
-      PrintOut(analysis::ReportHelp(topic.empty() ? "" : topic));
+      if (!topic.empty() && topic != "ALL") {
+        // Validates the name (with a suggestion) before printing its help.
+        GSYS_ASSIGN_OR_RETURN(auto requests, analysis::ParseReportList({topic}));
+        topic = requests.front().name;
+      }
+      PrintOut(analysis::ReportHelp(topic));
       return 0;
     }
     if (flags.Has("help-formats")) {

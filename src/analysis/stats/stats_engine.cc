@@ -4,6 +4,8 @@
 #include <string>
 
 #include "analysis/stats/column_alias.h"
+#include "analysis/stats/stats.h"
+#include "common/strings.h"
 #include "analysis/stats/group_stats_function.h"
 #include "analysis/stats/report_args.h"
 #include "analysis/stats/report_registry.h"
@@ -155,6 +157,16 @@ std::vector<std::string> DefaultReports() {
 }
 
 std::string ReportHelp(const std::string& name) {
+  if (name.empty()) {
+    std::string list = "The following built-in reports are available:\n\n";
+    for (const ReportSpec& s : ReportSpecs()) {
+      std::string left = "  " + std::string(s.name);
+      if (left.size() < 26) left.resize(26, ' ');
+      list += left + " -- " + std::string(s.title) + "\n";
+    }
+    list += "\nThe default set (no -r): " + Join(DefaultReports(), ", ") + "\n";
+    return list + "Run --help-reports NAME (or ALL) for a report's arguments and columns.\n";
+  }
   if (name == "ALL") {
     std::string all;
     for (const ReportSpec& spec : ReportSpecs()) all += ReportHelp(std::string(spec.name)) + "\n";

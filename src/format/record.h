@@ -13,7 +13,9 @@
 
 namespace gsys::format {
 
-inline constexpr uint16_t kFormatVersion = 1;
+// Version 2: event timestamps are in the stream's tick domain, described by kClockSync records
+// (a stream without them, and every version-1 stream, uses CLOCK_MONOTONIC ns).
+inline constexpr uint16_t kFormatVersion = 2;
 inline constexpr uint16_t kMinReadableFormatVersion = 1;
 
 // Record kinds, grouped in ranges so each capture domain owns one range.
@@ -25,6 +27,7 @@ enum class RecordKind : uint16_t {
   kThreadName = 3,     // ThreadNameBody + name
   kCounter = 4,        // CounterBody: a named data-quality counter (drops, ...)
   kCaptureWindow = 5,  // CaptureWindowBody
+  kClockSync = 6,      // ClockSyncBody: maps the stream's event ticks to CLOCK_MONOTONIC ns
   // 16..63: NVTX
   kNvtxPush = 16,            // NvtxEventBody + text
   kNvtxPop = 17,             // NvtxPopBody
@@ -53,6 +56,16 @@ static_assert(sizeof(RecordHeader) == 8);
 struct ClockPairBody {
   int64_t monotonic_ns;  // CLOCK_MONOTONIC
   int64_t realtime_ns;   // CLOCK_REALTIME at the same moment
+};
+
+// Event timestamps ("ticks") are read with the cheapest clock the capture found (the TSC on
+// x86 hosts with an invariant TSC, else CLOCK_MONOTONIC). The writer records (ticks, ns) pairs
+// at stream start, at every drain and at exit; the importer maps ticks to ns by interpolating
+// between the pairs of the whole session (all processes of a host share the TSC). Clock pairs
+// (ClockPairBody) are always in ns.
+struct ClockSyncBody {
+  int64_t ticks;
+  int64_t monotonic_ns;
 };
 
 struct ProcessStartBody {

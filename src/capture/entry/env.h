@@ -36,6 +36,8 @@ inline constexpr const char* kEnvNvtxRegisteredOnly = "GSYS_NVTX_REGISTERED_ONLY
 inline constexpr const char* kEnvInjectPath = "GSYS_INJECT_PATH";
 // "1": the library logs what it does to stderr (init, flushes, errors).
 inline constexpr const char* kEnvLog = "GSYS_LOG";
+// Event clock: "tsc" (default where the TSC is invariant) or "monotonic".
+inline constexpr const char* kEnvClock = "GSYS_CLOCK";
 
 inline constexpr size_t kMaxPathBytes = 1024;
 inline constexpr size_t kMaxTriggerBytes = 256;
@@ -63,6 +65,7 @@ struct CaptureConfig {
   RangeEnd range_end = RangeEnd::kStopShutdown;
   int range_repeat = 0;  // repeat count; 0 = unlimited
   bool log = false;
+  bool allow_tsc = true;
 };
 
 // Reads the GSYS_* variables. Never fails: bad values fall back to defaults.

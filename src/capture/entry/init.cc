@@ -66,6 +66,7 @@ bool EnsureInitialized() {
     ReadCaptureConfig(&c);
     SetVerboseLogging(c.log);
     if (c.enabled) {
+      ChooseTickClock(c.allow_tsc);
       g_context.stream_id = MonotonicNs();
       if (SinkInit(c, g_context.stream_id)) {
         g_context.active = true;

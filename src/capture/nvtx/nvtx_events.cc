@@ -22,7 +22,7 @@ using format::NvtxEventBody;
 using format::RecordKind;
 
 std::atomic<uint64_t> g_next_range_id{1};
-thread_local int t_depth __attribute__((tls_model("initial-exec"))) = 0;
+__thread int t_depth __attribute__((tls_model("initial-exec"))) = 0;
 
 // Capture-range trigger state.
 enum TriggerState : int { kNoTrigger = 0, kArmed = 1, kActive = 2, kDone = 3 };
@@ -95,7 +95,7 @@ bool TriggerMatches(uint32_t domain, const Message& m) {
 }
 
 void EmitWindow(bool started) {
-  format::CaptureWindowBody body{MonotonicNs(), started ? 1u : 0u,
+  format::CaptureWindowBody body{NowTicks(), started ? 1u : 0u,
                                  static_cast<uint32_t>(format::CaptureReason::kNvtxRange)};
   EmitRecord(RecordKind::kCaptureWindow, body);
 }
@@ -142,9 +142,7 @@ void Close() {
   if (c.range_end == RangeEnd::kStopShutdown) RequestShutdown();
 }
 
-inline bool Recording(int64_t ts) {
-  return g_recording.load(std::memory_order_relaxed) && InWindow(ts);
-}
+inline bool Recording() { return g_recording.load(std::memory_order_relaxed) && InWindow(); }
 
 }  // namespace
 
@@ -161,8 +159,8 @@ int NvtxPush(uint32_t domain, const nvtxEventAttributes_t* attr, const char* tex
       ++t_thread.trigger_depth;
     }
   }
-  int64_t ts = MonotonicNs();
-  if (!Recording(ts)) return depth;
+  if (!Recording()) return depth;
+  int64_t ts = NowTicks();
   Message m = ReadMessage(attr, text, scratch, sizeof(scratch));
   NvtxEventBody b;
   FillBody(&b, ts, domain, attr, m);
@@ -174,8 +172,8 @@ int NvtxPush(uint32_t domain, const nvtxEventAttributes_t* attr, const char* tex
 int NvtxPop(uint32_t domain) {
   int depth = --t_depth;
   if (depth < 0) t_depth = 0;
-  int64_t ts = MonotonicNs();
-  if (Recording(ts)) {
+  if (Recording()) {
+    int64_t ts = NowTicks();
     format::NvtxPopBody b{ts, domain, 0};
     EmitRecord(RecordKind::kNvtxPop, b);
   }
@@ -194,8 +192,8 @@ uint64_t NvtxStart(uint32_t domain, const nvtxEventAttributes_t* attr, const cha
     Message m = ReadMessage(attr, text, scratch, sizeof(scratch));
     MaybeOpen(domain, m, false, id);
   }
-  int64_t ts = MonotonicNs();
-  if (!Recording(ts)) return id;
+  if (!Recording()) return id;
+  int64_t ts = NowTicks();
   Message m = ReadMessage(attr, text, scratch, sizeof(scratch));
   NvtxEventBody b;
   FillBody(&b, ts, domain, attr, m);
@@ -213,8 +211,8 @@ uint64_t NvtxStart(uint32_t domain, const nvtxEventAttributes_t* attr, const cha
 
 void NvtxEnd(uint32_t domain, uint64_t id) {
   (void)domain;
-  int64_t ts = MonotonicNs();
-  if (Recording(ts)) {
+  if (Recording()) {
+    int64_t ts = NowTicks();
     format::NvtxEndBody b{ts, id};
     EmitRecord(RecordKind::kNvtxEnd, b);
   }
@@ -225,8 +223,8 @@ void NvtxEnd(uint32_t domain, uint64_t id) {
 }
 
 void NvtxMark(uint32_t domain, const nvtxEventAttributes_t* attr, const char* text) {
-  int64_t ts = MonotonicNs();
-  if (!Recording(ts)) return;
+  if (!Recording()) return;
+  int64_t ts = NowTicks();
   char scratch[512];
   Message m = ReadMessage(attr, text, scratch, sizeof(scratch));
   NvtxEventBody b;
@@ -237,7 +235,7 @@ void NvtxMark(uint32_t domain, const nvtxEventAttributes_t* attr, const char* te
 
 void NvtxNameThread(uint32_t tid, const char* name) {
   uint32_t len = static_cast<uint32_t>(strnlen(name, 255));
-  format::ThreadNameBody b{MonotonicNs(), tid, static_cast<uint16_t>(format::ThreadNameSource::kNvtx),
+  format::ThreadNameBody b{NowTicks(), tid, static_cast<uint16_t>(format::ThreadNameSource::kNvtx),
                            static_cast<uint16_t>(len)};
   EmitRecord(RecordKind::kThreadName, b, name, len);
 }

@@ -38,7 +38,7 @@ void Unlock() { r.lock.store(false, std::memory_order_release); }
 // Appends a name record to the arena and emits it. Lock held.
 void Record(format::RecordKind kind, uint64_t id, uint32_t domain, const char* text, size_t len) {
   if (len > format::kMaxTextBytes) len = format::kMaxTextBytes;
-  format::NvtxNameBody body{MonotonicNs(), id, domain, static_cast<uint32_t>(len)};
+  format::NvtxNameBody body{NowTicks(), id, domain, static_cast<uint32_t>(len)};
   EmitRecord(kind, body, text, static_cast<uint32_t>(len));
   size_t size = format::RecordSize(sizeof(body), len);
   if (r.arena == nullptr || r.used + size > kArenaBytes) return;

@@ -18,13 +18,17 @@ using gsys::capture::OsrtShouldTime;
 using F = gsys::format::OsrtFunction;
 
 // One timed wrapper: `quals` is noexcept where glibc declares the function __THROW.
+// The timed path is out of line so the pass-through path stays a few instructions.
 #define GSYS_WRAP(ret, name, params, args, quals)                  \
-  GSYS_EXPORT ret name params quals {                              \
-    if (!OsrtShouldTime()) return GSYS_REAL(name) args;            \
+  __attribute__((noinline)) static ret GsysTimed_##name params {   \
     OsrtScope s;                                                   \
     ret rc = GSYS_REAL(name) args;                                 \
     s.Done(F::k_##name, static_cast<int64_t>(rc));                 \
     return rc;                                                     \
+  }                                                                \
+  GSYS_EXPORT ret name params quals {                              \
+    if (__builtin_expect(!OsrtShouldTime(), 0)) return GSYS_REAL(name) args; \
+    return GsysTimed_##name args;                                  \
   }
 
 GSYS_WRAP(ssize_t, read, (int fd, void* buf, size_t n), (fd, buf, n), )

@@ -19,13 +19,14 @@ using F = gsys::format::OsrtFunction;
 
 GSYS_EXPORT pid_t fork() noexcept {
   if (!OsrtShouldTime()) return GSYS_REAL(fork)();
-  int64_t start = gsys::capture::MonotonicNs();
+  int64_t start = gsys::capture::NowTicks();
   pid_t rc = GSYS_REAL(fork)();
   if (rc != 0) {
     // Parent only: the child starts a new stream of its own.
     ++gsys::capture::t_thread.guard;
-    int64_t end = gsys::capture::MonotonicNs();
-    if (end - start >= gsys::capture::g_osrt_threshold_ns && gsys::capture::InWindow(start)) {
+    int64_t end = gsys::capture::NowTicks();
+    if (end - start >= gsys::capture::NsToTicks(gsys::capture::g_osrt_threshold_ns) &&
+        gsys::capture::InWindow()) {
       gsys::format::OsrtCallBody body{start, end, rc, static_cast<uint32_t>(F::k_fork), 0};
       gsys::capture::EmitRecord(gsys::format::RecordKind::kOsrtCall, body);
     }

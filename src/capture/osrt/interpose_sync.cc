@@ -13,14 +13,18 @@ using gsys::capture::OsrtScope;
 using gsys::capture::OsrtShouldTime;
 using F = gsys::format::OsrtFunction;
 
-GSYS_EXPORT int pthread_mutex_lock(pthread_mutex_t* m) noexcept {
-  if (!OsrtShouldTime()) return GSYS_REAL(pthread_mutex_lock)(m);
-  int rc = GSYS_REAL(pthread_mutex_trylock)(m);
-  if (rc != EBUSY) return rc;
+__attribute__((noinline)) static int TimedMutexLock(pthread_mutex_t* m) {
   OsrtScope s;
-  rc = GSYS_REAL(pthread_mutex_lock)(m);
+  int rc = GSYS_REAL(pthread_mutex_lock)(m);
   s.Done(F::k_pthread_mutex_lock, rc);
   return rc;
+}
+
+GSYS_EXPORT int pthread_mutex_lock(pthread_mutex_t* m) noexcept {
+  if (__builtin_expect(!OsrtShouldTime(), 0)) return GSYS_REAL(pthread_mutex_lock)(m);
+  int rc = GSYS_REAL(pthread_mutex_trylock)(m);
+  if (__builtin_expect(rc != EBUSY, 1)) return rc;
+  return TimedMutexLock(m);
 }
 
 GSYS_EXPORT int pthread_mutex_timedlock(pthread_mutex_t* m, const struct timespec* t) noexcept {

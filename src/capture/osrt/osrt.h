@@ -35,15 +35,15 @@ inline bool OsrtShouldTime() {
 // Marks the thread as inside a wrapper for the scope (nested wrapped calls pass through).
 class OsrtScope {
  public:
-  OsrtScope() : start_(MonotonicNs()) { ++t_thread.guard; }
+  OsrtScope() : start_(NowTicks()) { ++t_thread.guard; }
   ~OsrtScope() { --t_thread.guard; }
   OsrtScope(const OsrtScope&) = delete;
   OsrtScope& operator=(const OsrtScope&) = delete;
 
   // Records the call if it took at least the threshold. Keeps errno.
   void Done(format::OsrtFunction fn, int64_t ret) {
-    int64_t end = MonotonicNs();
-    if (end - start_ < g_osrt_threshold_ns || !InWindow(start_)) return;
+    int64_t end = NowTicks();
+    if (end - start_ < NsToTicks(g_osrt_threshold_ns) || !InWindow()) return;
     int saved = errno;
     format::OsrtCallBody body{start_, end, ret, static_cast<uint32_t>(fn), 0};
     EmitRecord(format::RecordKind::kOsrtCall, body);

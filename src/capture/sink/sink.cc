@@ -21,8 +21,11 @@
 
 namespace gsys::capture {
 
-thread_local ThreadState t_thread __attribute__((tls_model("initial-exec"))) = {};
+__thread ThreadState t_thread __attribute__((tls_model("initial-exec"))) = {};
 std::atomic<bool> g_recording{false};
+bool g_has_window = false;
+int64_t g_window_start_ns = 0;
+int64_t g_window_stop_ns = INT64_MAX;
 
 namespace {
 
@@ -56,8 +59,8 @@ struct SinkState {
   uint64_t last_unbuffered = 0;
   uint64_t write_errors = 0;
   size_t (*replay)(uint8_t*, size_t) = nullptr;
-  int64_t window_start = 0;
-  int64_t window_stop = INT64_MAX;
+  int64_t init_ticks = 0;  // (ticks, ns) pair taken at init / fork
+  int64_t init_ns = 0;
 };
 SinkState g;
 
@@ -221,7 +224,7 @@ void AppendThreadName(ThreadBuffer* b, bool reread) {
     std::memset(b->name, 0, sizeof(b->name));
     std::memcpy(b->name, name, n < sizeof(b->name) - 1 ? n : sizeof(b->name) - 1);
     b->name_emitted = true;
-    format::ThreadNameBody body{MonotonicNs(), tid,
+    format::ThreadNameBody body{NowTicks(), tid,
                                 static_cast<uint16_t>(format::ThreadNameSource::kOs),
                                 static_cast<uint16_t>(std::strlen(b->name))};
     AppendMeta(format::RecordKind::kThreadName, tid, body, b->name, body.name_len);
@@ -233,11 +236,24 @@ void AppendCounter(format::CounterId id, uint64_t value) {
   AppendMeta(format::RecordKind::kCounter, g.pid, body, nullptr, 0);
 }
 
+void AppendClockSync(int64_t ticks, int64_t ns) {
+  if (!g_ticks_are_tsc) return;  // ticks are ns: nothing to map
+  format::ClockSyncBody body{ticks, ns};
+  AppendMeta(format::RecordKind::kClockSync, g.pid, body, nullptr, 0);
+}
+
+void AppendClockSyncNow() {
+  int64_t t = NowTicks();
+  int64_t ns = MonotonicNs();
+  AppendClockSync(t, ns);
+}
+
 void DrainLocked(bool final) {
   if (g.chunk == nullptr) return;
   if (!g.stream_started) {
     g.stream_started = true;
     AppendProcessStart();
+    AppendClockSync(g.init_ticks, g.init_ns);
     if (g.forked && g.replay != nullptr) {
       size_t room = kChunkCapacity - g.chunk_used;
       size_t n = g.replay(g.chunk + g.chunk_used, room);
@@ -251,6 +267,7 @@ void DrainLocked(bool final) {
       g.chunk_used += n;
     }
   }
+  AppendClockSyncNow();
   uint32_t count = g.buffer_count.load(std::memory_order_acquire);
   uint64_t drops = 0;
   for (uint32_t i = 0; i < count && i < kMaxBuffers; ++i) {
@@ -298,6 +315,12 @@ void* WriterMain(void*) {
   pthread_sigmask(SIG_BLOCK, &all, nullptr);  // signals go to the target's threads
   prctl(PR_SET_NAME, "gsys-writer", 0, 0, 0);
   const int64_t interval = g.config->flush_interval_ms * 1000000ll;
+  {
+    // Calibrate the tick clock over ~20 ms before the first periodic drain.
+    timespec wait{0, 20 * 1000 * 1000};
+    syscall(SYS_nanosleep, &wait, nullptr);
+    CalibrateTicks(g.init_ticks, g.init_ns, NowTicks(), MonotonicNs());
+  }
   while (!g.disabled.load(std::memory_order_relaxed)) {
     uint32_t seen = g.wake_word.load(std::memory_order_acquire);
     timespec timeout{static_cast<time_t>(interval / 1000000000), static_cast<long>(interval % 1000000000)};
@@ -340,8 +363,6 @@ uint32_t CurrentTid() {
 ThreadBuffer* AcquireBufferLocked();
 
 uint32_t SinkPid() { return g.pid; }
-
-bool InWindow(int64_t ts) { return ts >= g.window_start && ts < g.window_stop; }
 
 ThreadBuffer* AcquireBuffer() {
   if (t_thread.exited || g.config == nullptr || g.disabled.load(std::memory_order_relaxed)) {
@@ -404,8 +425,11 @@ bool SinkInit(const CaptureConfig& config, int64_t stream_id) {
   g.config = &config;
   g.stream_id = stream_id;
   g.pid = static_cast<uint32_t>(syscall(SYS_getpid));
-  if (config.capture_start_ns > 0) g.window_start = config.capture_start_ns;
-  if (config.capture_stop_ns > 0) g.window_stop = config.capture_stop_ns;
+  if (config.capture_start_ns > 0) g_window_start_ns = config.capture_start_ns;
+  if (config.capture_stop_ns > 0) g_window_stop_ns = config.capture_stop_ns;
+  g_has_window = config.capture_start_ns > 0 || config.capture_stop_ns > 0;
+  g.init_ticks = NowTicks();
+  g.init_ns = MonotonicNs();
   g.chunk = static_cast<uint8_t*>(MapBytes(kChunkCapacity));
   if (g.chunk == nullptr) return false;
   if (pthread_key_create(&g.exit_key, OnThreadExit) != 0) return false;
@@ -446,6 +470,8 @@ void SinkForkChild(int64_t stream_id) {
   g.chunk_used = 0;
   g.chunk_records = 0;
   g.last_drops = 0;
+  g.init_ticks = NowTicks();
+  g.init_ns = MonotonicNs();
   uint32_t count = g.buffer_count.load();
   for (uint32_t i = 0; i < count && i < kMaxBuffers; ++i) {
     ThreadBuffer* b = g.buffers[i].load();

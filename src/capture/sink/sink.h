@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "capture/clock/clock.h"
 #include "capture/entry/env.h"
 #include "capture/sink/thread_buffer.h"
 #include "format/record.h"
@@ -27,11 +28,19 @@ struct ThreadState {
   bool exited;        // the thread-exit destructor ran: never acquire again
   int trigger_depth;  // push depth on the thread that opened an NVTX capture range
 };
-extern thread_local ThreadState t_thread __attribute__((tls_model("initial-exec")));
+extern __thread ThreadState t_thread __attribute__((tls_model("initial-exec")));
 
-// Is an event at `ts` inside the capture window? (One relaxed load on the fast path.)
-bool InWindow(int64_t ts);
 extern std::atomic<bool> g_recording;
+// -y/-d window in CLOCK_MONOTONIC ns; g_has_window is false without one.
+extern bool g_has_window;
+extern int64_t g_window_start_ns, g_window_stop_ns;
+
+// Is now inside the -y/-d capture window? (One load when there is no window.)
+inline bool InWindow() {
+  if (__builtin_expect(!g_has_window, 1)) return true;
+  int64_t now = MonotonicNs();
+  return now >= g_window_start_ns && now < g_window_stop_ns;
+}
 
 uint32_t CurrentTid();
 // The pid whose stream the sink writes (differs from getpid() in a vfork child).

@@ -71,14 +71,24 @@ std::string FormatTime(int64_t utc_ns, bool local) {
   return buf;
 }
 
-// Earliest process start among the streams (used when session.meta is missing).
-void ScanOrigin(const std::vector<std::unique_ptr<format::StreamFile>>& files, int64_t* mono,
-                int64_t* real) {
+// One pass over every record: the earliest process start (the origin when session.meta is
+// missing), the clock-sync pairs of the session and which streams use ticks.
+void ScanStreams(const std::vector<std::unique_ptr<format::StreamFile>>& files, int64_t* mono,
+                 int64_t* real, TickClock* ticks, std::vector<bool>* uses_ticks) {
   for (const auto& f : files) {
+    bool has_sync = false;
     for (const auto& chunk : f->chunks()) {
       format::RecordCursor cur(chunk.payload, chunk.header.payload_size);
       format::RecordView r;
       while (cur.Next(&r)) {
+        if (r.kind == format::RecordKind::kClockSync) {
+          format::ClockSyncBody s;
+          if (r.Body(&s)) {
+            ticks->Add(s.ticks, s.monotonic_ns);
+            has_sync = true;
+          }
+          continue;
+        }
         format::ProcessStartBody b;
         if (r.kind == format::RecordKind::kProcessStart && r.Body(&b) &&
             (*mono == 0 || b.clock.monotonic_ns < *mono)) {
@@ -86,9 +96,10 @@ void ScanOrigin(const std::vector<std::unique_ptr<format::StreamFile>>& files, i
           *real = b.clock.realtime_ns;
         }
       }
-      break;  // the process-start record is in the first chunk
     }
+    uses_ticks->push_back(has_sync);
   }
+  ticks->Finish();
 }
 
 class Progress {
@@ -236,7 +247,14 @@ Result<ImportSummary> ImportSession(const ImportOptions& options) {
     origin_mono = ParseInt64(it->second).value_or(0);
     origin_real = ParseInt64(meta["session_start_utc_ns"]).value_or(0);
   }
-  if (origin_mono == 0) ScanOrigin(files, &origin_mono, &origin_real);
+  int64_t scan_mono = 0, scan_real = 0;
+  TickClock ticks;
+  std::vector<bool> uses_ticks;
+  ScanStreams(files, &scan_mono, &scan_real, &ticks, &uses_ticks);
+  if (origin_mono == 0) {
+    origin_mono = scan_mono;
+    origin_real = scan_real;
+  }
 
   std::string tmp = options.output_path + ".tmp-import";
   fs::remove(tmp, ec);
@@ -244,9 +262,10 @@ Result<ImportSummary> ImportSession(const ImportOptions& options) {
   SessionTotals totals;
   Progress progress(options.progress, options.output_path, sum.raw_bytes);
   uint64_t done_bytes = 0;
-  for (const auto& f : files) {
+  for (size_t i = 0; i < files.size(); ++i) {
+    const auto& f = files[i];
     AddStreamStats(f->stats(), &sum.counters);
-    StreamImporter si(writer.get(), origin_mono, &sum.counters);
+    StreamImporter si(writer.get(), origin_mono, &sum.counters, uses_ticks[i] ? &ticks : nullptr);
     GSYS_RETURN_IF_ERROR(si.Import(*f));
     sum.nvtx_events += si.nvtx_rows();
     sum.osrt_events += si.osrt_rows();

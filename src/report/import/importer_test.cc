@@ -12,6 +12,7 @@
 #include "format/stream_builder.h"
 #include "report/db/database.h"
 #include "report/import/stream_importer.h"
+#include "report/import/tick_clock.h"
 
 namespace gsys::report {
 namespace {
@@ -165,6 +166,37 @@ TEST_F(ImporterTest, MissingDirectoryIsNotFound) {
 TEST(DefaultReportPathTest, StripsSessionSuffix) {
   EXPECT_EQ(DefaultReportPath("/tmp/nonexistent/report1.gsys-session/"),
             "/tmp/nonexistent/report1.gsys-rep");
+}
+
+}  // namespace
+}  // namespace gsys::report
+
+namespace gsys::report {
+namespace {
+
+TEST(TickClockTest, InterpolatesAndExtrapolates) {
+  TickClock c;
+  c.Add(4000, 1100);
+  c.Add(1000, 100);
+  c.Add(7000, 2100);
+  c.Finish();
+  EXPECT_EQ(c.ToNs(2500), 600);
+  EXPECT_EQ(c.ToNs(5500), 1600);
+  EXPECT_EQ(c.ToNs(10000), 3100);  // slope of the last segment
+  EXPECT_EQ(c.ToNs(1000 - 300), 0);
+}
+
+TEST_F(ImporterTest, TickStreamsAreConvertedToNs) {
+  auto sb = Process(5);
+  sb.Add(RecordKind::kClockSync, 5, format::ClockSyncBody{3'000'000'000, kT0});
+  sb.Add(RecordKind::kClockSync, 5, format::ClockSyncBody{6'000'000'000, kT0 + 1'000'000'000});
+  sb.Add(RecordKind::kNvtxPush, 5, Event(3'000'000'300, 0, "t"), "t");
+  sb.Add(RecordKind::kNvtxPop, 5, format::NvtxPopBody{3'000'003'300, 0, 0});
+  sb.FlushChunk(format::kChunkFinal);
+  WriteStream(5, sb);
+  Database db = Import();
+  EXPECT_EQ(Count(db, "SELECT start FROM NVTX_EVENTS WHERE text = 't'"), 100);
+  EXPECT_EQ(Count(db, "SELECT end - start FROM NVTX_EVENTS WHERE text = 't'"), 1000);
 }
 
 }  // namespace

@@ -68,10 +68,12 @@ Status StreamImporter::Record(const RecordView& r) {
     case RecordKind::kCounter:
       OnCounter(r);
       return OkStatus();
+    case RecordKind::kClockSync:
+      return OkStatus();  // used by the session's TickClock
     case RecordKind::kCaptureWindow: {
       format::CaptureWindowBody b;
       if (!r.Body(&b)) return Malformed(), OkStatus();
-      windows_.push_back({Rel(b.timestamp), b.started != 0, process_.pid});
+      windows_.push_back({RelTicks(b.timestamp), b.started != 0, process_.pid});
       return OkStatus();
     }
     case RecordKind::kNvtxPush:
@@ -158,7 +160,7 @@ Status StreamImporter::OnNvtxOpen(const RecordView& r) {
 
 Status StreamImporter::FillFromOpen(const Open& open, NvtxRow* row) {
   const format::NvtxEventBody& b = open.body;
-  row->start = Rel(b.timestamp);
+  row->start = RelTicks(b.timestamp);
   row->global_tid = GlobalTid(process_.pid, open.tid);
   row->domain_id = b.domain;
   if (b.category != 0) row->category = b.category;
@@ -193,7 +195,7 @@ Status StreamImporter::OnNvtxPop(const RecordView& r) {
   NvtxRow row;
   GSYS_RETURN_IF_ERROR(FillFromOpen(it->second.back(), &row));
   it->second.pop_back();
-  row.end = Rel(b.timestamp);
+  row.end = RelTicks(b.timestamp);
   row.event_type = kNvtxPushPopRange;
   ++nvtx_rows_;
   return writer_->InsertNvtx(row);
@@ -209,7 +211,7 @@ Status StreamImporter::OnNvtxEnd(const RecordView& r) {
   }
   NvtxRow row;
   GSYS_RETURN_IF_ERROR(FillFromOpen(it->second, &row));
-  row.end = Rel(b.timestamp);
+  row.end = RelTicks(b.timestamp);
   row.event_type = kNvtxStartEndRange;
   row.range_id = static_cast<int64_t>(b.id);
   if (r.tid != it->second.tid) row.end_global_tid = GlobalTid(process_.pid, r.tid);
@@ -242,7 +244,7 @@ Status StreamImporter::OnNvtxName(const RecordView& r) {
     return OkStatus();
   }
   NvtxRow row;
-  row.start = Rel(b.timestamp);
+  row.start = RelTicks(b.timestamp);
   row.global_tid = GlobalTid(process_.pid, r.tid);
   row.domain_id = b.domain;
   row.text = text;
@@ -265,7 +267,7 @@ Status StreamImporter::OnOsrt(const RecordView& r) {
     it = osrt_names_.emplace(b.function, id).first;
   }
   ++osrt_rows_;
-  return writer_->InsertOsrt(Rel(b.start), Rel(b.end), GlobalTid(process_.pid, r.tid), it->second,
+  return writer_->InsertOsrt(RelTicks(b.start), RelTicks(b.end), GlobalTid(process_.pid, r.tid), it->second,
                              b.return_value);
 }
 

@@ -20,6 +20,7 @@
 #include "format/stream_reader.h"
 #include "report/import/import_diagnostics.h"
 #include "report/import/report_writer.h"
+#include "report/import/tick_clock.h"
 
 namespace gsys::report {
 
@@ -55,9 +56,12 @@ using ForeignRecordHandler =
 
 class StreamImporter {
  public:
+  // `ticks`: the session's tick clock when this stream's event timestamps are ticks (it has
+  // kClockSync records), nullptr when they are already ns.
   StreamImporter(ReportWriter* writer, int64_t time_origin, ImportCounters* counters,
-                 ForeignRecordHandler foreign = nullptr)
-      : writer_(writer), origin_(time_origin), counters_(counters), foreign_(std::move(foreign)) {}
+                 const TickClock* ticks = nullptr, ForeignRecordHandler foreign = nullptr)
+      : writer_(writer), origin_(time_origin), counters_(counters), ticks_(ticks),
+        foreign_(std::move(foreign)) {}
 
   Status Import(const format::StreamFile& file);
 
@@ -88,6 +92,8 @@ class StreamImporter {
   void OnCounter(const format::RecordView& r);
   // Fills the message, attribute and payload columns of `row` from an opening record.
   Status FillFromOpen(const Open& open, NvtxRow* row);
+  // Session-relative ns of an event timestamp (ticks or ns).
+  int64_t RelTicks(int64_t t) { return Rel(ticks_ ? ticks_->ToNs(t) : t); }
   int64_t Rel(int64_t ts) {
     if (ts > last_ts_) last_ts_ = ts;
     return ts - origin_;
@@ -97,6 +103,7 @@ class StreamImporter {
   ReportWriter* writer_;
   int64_t origin_;
   ImportCounters* counters_;
+  const TickClock* ticks_;
   ForeignRecordHandler foreign_;
   ProcessFacts process_;
   std::map<uint32_t, std::string> os_names_, nvtx_names_;

@@ -4,7 +4,7 @@
 
   golden.py --gsys BIN --fixtures DIR --expected DIR [--update] [--fixture NAME]
 
-Each case runs `gsys stats -q -r REPORT -f FORMAT -o - FIXTURE` and compares stdout with
+Each case runs `gsys stats -r REPORT -f FORMAT -o - FIXTURE` (console lines included) and compares stdout with
 expected/<fixture>/<report>.<format>. Outputs larger than LARGE_BYTES are stored as a
 .sha256 file (hash, line count and the first lines) to keep the repository small.
 """
@@ -31,8 +31,11 @@ def report_names(gsys):
 
 
 def run_case(gsys, fixture, report, fmt):
-    proc = subprocess.run([gsys, "stats", "-q", "-r", report, "-f", fmt, "-o", "-", fixture],
-                          capture_output=True)
+    # Run beside the fixture with its bare name so the console lines (which name the input)
+    # are the same on every machine.
+    proc = subprocess.run([os.path.abspath(gsys), "stats", "-r", report, "-f", fmt, "-o", "-",
+                           os.path.basename(fixture)],
+                          capture_output=True, cwd=os.path.dirname(os.path.abspath(fixture)))
     if proc.returncode != 0:
         return None, proc.stderr.decode(errors="replace")
     return proc.stdout, None

@@ -55,6 +55,12 @@ Status ReportWriter::Prepare() {
                   " doubleValue, uint32Value, int32Value, floatValue)"
                   " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
   nvtx_insert_.emplace(std::move(n));
+  std::string batch = "INSERT INTO NVTX_EVENTS(start, end, eventType, text, globalTid, textId,"
+                      " domainId) VALUES";
+  for (int i = 0; i < kBatchRows; ++i) batch += i == 0 ? "(?,?,?,?,?,?,?)" : ",(?,?,?,?,?,?,?)";
+  GSYS_ASSIGN_OR_RETURN(Statement b, db_.Prepare(batch));
+  nvtx_batch_insert_.emplace(std::move(b));
+  nvtx_batch_.reserve(kBatchRows);
   GSYS_ASSIGN_OR_RETURN(
       Statement o,
       db_.Prepare("INSERT INTO OSRT_API(start, end, eventClass, globalTid, nameId, returnValue,"
@@ -79,7 +85,44 @@ Result<int64_t> ReportWriter::Intern(std::string_view text) {
   return id;
 }
 
+Status ReportWriter::FlushNvtxBatch() {
+  if (nvtx_batch_.empty()) return OkStatus();
+  if (static_cast<int>(nvtx_batch_.size()) < kBatchRows) {
+    // A partial batch (end of import): row by row through the general statement.
+    std::vector<NvtxRow> rows;
+    rows.swap(nvtx_batch_);
+    for (const NvtxRow& r : rows) {
+      NvtxRow copy = r;
+      copy.payload_type = 0xFF;  // force the general path
+      GSYS_RETURN_IF_ERROR(InsertNvtx(copy));
+    }
+    return OkStatus();
+  }
+  sqlite3_stmt* s = nvtx_batch_insert_->raw();
+  int p = 1;
+  for (const NvtxRow& r : nvtx_batch_) {
+    sqlite3_bind_int64(s, p++, r.start);
+    BindOpt(s, p++, r.end);
+    sqlite3_bind_int64(s, p++, r.event_type);
+    if (r.text.data() != nullptr) {
+      sqlite3_bind_text(s, p++, r.text.data(), static_cast<int>(r.text.size()), SQLITE_STATIC);
+    } else {
+      sqlite3_bind_null(s, p++);
+    }
+    sqlite3_bind_int64(s, p++, r.global_tid);
+    BindOpt(s, p++, r.text_id);
+    sqlite3_bind_int64(s, p++, r.domain_id);
+  }
+  nvtx_batch_.clear();
+  return StepDone(db_, s, "NVTX_EVENTS");
+}
+
 Status ReportWriter::InsertNvtx(const NvtxRow& r) {
+  if (r.payload_type == 0 && !r.range_id && !r.category && !r.color && !r.end_global_tid) {
+    nvtx_batch_.push_back(r);
+    if (static_cast<int>(nvtx_batch_.size()) == kBatchRows) return FlushNvtxBatch();
+    return OkStatus();
+  }
   sqlite3_stmt* s = nvtx_insert_->raw();
   sqlite3_bind_int64(s, 1, r.start);
   BindOpt(s, 2, r.end);
@@ -146,6 +189,8 @@ Status ReportWriter::InsertOsrt(int64_t start, int64_t end, int64_t global_tid, 
 }
 
 Status ReportWriter::Commit() {
+  GSYS_RETURN_IF_ERROR(FlushNvtxBatch());
+  nvtx_batch_insert_.reset();
   string_insert_.reset();
   nvtx_insert_.reset();
   osrt_insert_.reset();

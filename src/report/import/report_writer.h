@@ -13,6 +13,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 #include "common/status.h"
 #include "report/db/database.h"
@@ -44,6 +45,8 @@ class ReportWriter {
 
   // StringIds id of `text`, inserting it when new.
   Result<int64_t> Intern(std::string_view text);
+  // Rows without range id, category, color, end thread or payload (the bulk of push/pop
+  // ranges) are batched into multi-row INSERTs; `row.text` must stay valid until Commit.
   Status InsertNvtx(const NvtxRow& row);
   Status InsertOsrt(int64_t start, int64_t end, int64_t global_tid, int64_t name_id,
                     int64_t return_value);
@@ -60,7 +63,12 @@ class ReportWriter {
   std::unordered_map<std::string, int64_t> strings_;
   int64_t next_string_id_ = 0;
   std::optional<Statement> string_insert_;
+  Status FlushNvtxBatch();
+
+  static constexpr int kBatchRows = 64;
   std::optional<Statement> nvtx_insert_;
+  std::optional<Statement> nvtx_batch_insert_;
+  std::vector<NvtxRow> nvtx_batch_;
   std::optional<Statement> osrt_insert_;
 };
 

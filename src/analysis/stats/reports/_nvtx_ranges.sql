@@ -10,7 +10,7 @@
     GROUP BY 1, 2
   ),
   nvtx_maxts AS MATERIALIZED (SELECT max(max(start), max(end)) AS m FROM NVTX_EVENTS),
-  nvtx_ranges AS (
+  nvtx_ranges AS NOT MATERIALIZED (
     SELECT ne.rowid AS rid, ne.eventType AS eventType, ne.start AS start,
            coalesce(ne.end, (SELECT m FROM nvtx_maxts)) AS end, ne.globalTid AS tid,
            CASE WHEN ne.eventType IN (59, 70) THEN 'PushPop' ELSE 'StartEnd' END AS style,

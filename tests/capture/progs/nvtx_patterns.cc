@@ -15,7 +15,7 @@
 //   trigger N           domain "Dom": N "pre", then registered "capture_me" containing N
 //                       "inside" ranges, then N "post"; plain (unregistered) "capture_me" too
 //   stdio CODE          prints to stdout and stderr, exits with CODE
-//   osrt                5 x usleep(2000), one mutex lock contended for ~20 ms, 1000 x 1-byte
+//   osrt                5 x usleep(20000), one mutex lock contended for ~40 ms, 1000 x 1-byte
 //                       reads of /dev/zero
 #include <nvtx3/nvToolsExt.h>
 #include <signal.h>
@@ -222,14 +222,14 @@ int Trigger(int n) {
 }
 
 int Osrt() {
-  for (int i = 0; i < 5; ++i) usleep(2000);
+  for (int i = 0; i < 5; ++i) usleep(20000);
   static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
   pthread_mutex_lock(&mu);
   std::thread waiter([] {
     pthread_mutex_lock(&mu);  // contended: waits until main unlocks
     pthread_mutex_unlock(&mu);
   });
-  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  std::this_thread::sleep_for(std::chrono::milliseconds(40));
   pthread_mutex_unlock(&mu);
   waiter.join();
   int fd = open("/dev/zero", O_RDONLY);

@@ -95,6 +95,9 @@ class ReportReader {
   // Applies `filter`: the window as SetTimeWindow does, plus rows restricted to the thread
   // (tables with globalTid) or process (globalTid or globalPid). Replaces any earlier filter.
   Status SetNvtxFilter(const NvtxFilter& filter);
+  // The filter in force (from SetTimeWindow or SetNvtxFilter), so a caller that filters for a
+  // while can restore it with SetNvtxFilter; the default NvtxFilter when none is.
+  const NvtxFilter& ActiveFilter() const { return filter_; }
 
  private:
   ReportReader(Database db, std::string path) : db_(std::move(db)), path_(std::move(path)) {}

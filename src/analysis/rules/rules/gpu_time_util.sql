@@ -1,0 +1,55 @@
+-- gpu_time_util (nsys rule): per process and device, [first op start, last op end] is cut into
+-- chunks= equal chunks (length rounded up to whole ns, so the last chunk may be cut short by the
+-- end); a chunk's in-use % is the sum of its overlap with every op (concurrent ops add up, so it
+-- may exceed 100) over its length. Chunks below threshold= % are kept and consecutive ones merged
+-- into one row with the length-weighted average. Integer chunk arithmetic equals nsys's
+-- ceil(float) below 2^53 ns.
+WITH RECURSIVE
+  chunk_ids(rangeId) AS (
+    SELECT 0 UNION ALL SELECT rangeId + 1 FROM chunk_ids WHERE rangeId + 1 < {{chunks}}
+  ),
+  {{>gpu_ops}},
+  span AS (
+    SELECT pid, deviceId, min(start) AS start, max(end) AS end, min(contextId) AS contextId,
+           (max(end) - min(start) + {{chunks}} - 1) / {{chunks}} AS chunkSize
+    FROM ops GROUP BY deviceId, pid
+  ),
+  chunk AS (
+    SELECT c.rangeId, c.rangeId * s.chunkSize + s.start AS cstart,
+           min(c.rangeId * s.chunkSize + s.start + s.chunkSize, s.end) AS cend,
+           s.pid, s.deviceId, s.contextId
+    FROM chunk_ids AS c JOIN span AS s
+    WHERE c.rangeId * s.chunkSize + s.start < min(c.rangeId * s.chunkSize + s.start + s.chunkSize, s.end)
+  ),
+  utilization AS (
+    SELECT ch.rangeId, ch.cstart AS start, ch.cend AS end, ch.cend - ch.cstart AS size,
+           sum(CAST(coalesce(min(o.end, ch.cend) - max(o.start, ch.cstart), 0) AS REAL))
+             / (ch.cend - ch.cstart) * 100 AS pct,
+           ch.pid, ch.deviceId, ch.contextId
+    FROM chunk AS ch
+    LEFT JOIN ops AS o
+      ON o.deviceId = ch.deviceId AND o.pid = ch.pid AND o.start < ch.cend AND o.end > ch.cstart
+    GROUP BY ch.rangeId, ch.deviceId, ch.pid
+    HAVING pct < {{threshold}}
+  ),
+  grouped AS (
+    SELECT *, rangeId - ROW_NUMBER() OVER (PARTITION BY pid, deviceId ORDER BY rangeId) AS groupId
+    FROM utilization
+  ),
+  merged AS (
+    SELECT min(start) AS start, max(end) - min(start) AS duration,
+           round(sum(size * pct) / sum(size), 1) AS average, pid, deviceId,
+           min(contextId) AS contextId
+    FROM grouped GROUP BY groupId, deviceId, pid
+  )
+SELECT
+  ROW_NUMBER() OVER (ORDER BY average, duration, start, pid, deviceId) AS "Row#",
+  average AS "In-Use:ratio_%",
+  duration AS "Duration:dur_ns",
+  start AS "Start:ts_ns",
+  pid AS "PID",
+  deviceId AS "Device ID",
+  contextId AS "Context ID"
+FROM merged
+ORDER BY 1
+LIMIT {{rows}}

@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "cli/table_report_runner.h"
+
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <memory>
+
+#include "analysis/stats/format/formatter.h"
+#include "cli/output.h"
+#include "cli/stats_plan.h"
+#include "common/strings.h"
+#include "report/reader/report_reader.h"
+
+namespace gsys::cli {
+namespace {
+
+// One job of the plan, with its formatter and destination resolved.
+struct PlannedJob {
+  TableJob job;
+  std::unique_ptr<analysis::Formatter> formatter;
+  Destination destination;
+  std::string file_path;  // kFile only
+};
+
+std::string ArgsSuffix(const TableJob& j) {
+  return j.args.empty() ? "" : "(" + Join(j.args, ":") + ")";
+}
+
+Status Prefixed(const TableRunOptions& options, const Status& s) {
+  return s.ok() ? s : Error(s.code(), options.verb + ": " + s.message());
+}
+
+// nsys accepts X.nsys-rep and uses the X.sqlite export beside it.
+Result<std::string> ResolveInput(const std::string& input, const TableRunOptions& options) {
+  if (!EndsWith(input, ".nsys-rep") && !EndsWith(input, ".qdrep")) {
+    if (options.sqlite_path) {
+      return Error(StatusCode::kInvalidArgument,
+                   options.verb + ": --sqlite is only valid with a .nsys-rep input");
+    }
+    return input;
+  }
+  std::string sqlite = options.sqlite_path.value_or(
+      (std::filesystem::path(input).parent_path() / std::filesystem::path(input).stem())
+          .string() +
+      ".sqlite");
+  struct stat st {};
+  if (::stat(sqlite.c_str(), &st) == 0) return sqlite;
+  return Error(StatusCode::kUnsupported,
+               options.verb + ": '" + input +
+                   "' is an nsys capture file; gsys reads its SQLite export: run "
+                   "'nsys export --type sqlite " + input + "' first");
+}
+
+Result<std::vector<PlannedJob>> Plan(const TableRunOptions& options,
+                                     const std::vector<TableJob>& jobs,
+                                     const std::string& input_path) {
+  std::vector<std::string> formats = ExpandListFlags(options.format_flags);
+  std::vector<std::string> outputs = ExpandListFlags(options.output_flags);
+  std::vector<PlannedJob> plan;
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    PlannedJob p;
+    p.job = jobs[i];
+    GSYS_ASSIGN_OR_RETURN(p.destination, ParseDestination(PairedItem(outputs, i, "-"), input_path));
+    std::string format_text = PairedItem(formats, i, "");
+    if (format_text.empty() || format_text == ".") {
+      format_text = p.destination.kind == DestinationKind::kConsole ? "column" : "csv";
+    }
+    GSYS_ASSIGN_OR_RETURN(analysis::FormatRequest format, analysis::ParseFormatRequest(format_text));
+    GSYS_ASSIGN_OR_RETURN(p.formatter, analysis::MakeFormatter(format, options.timeunit));
+    if (p.destination.kind == DestinationKind::kFile) {
+      p.file_path =
+          OutputFileName(p.destination.target, p.job.name, p.job.args, p.formatter->Extension());
+      GSYS_RETURN_IF_ERROR(Prefixed(options, CheckWritable(p.file_path, options.force_overwrite)));
+      for (const auto& earlier : plan) {
+        if (earlier.file_path == p.file_path) {
+          return Error(StatusCode::kInvalidArgument,
+                       options.verb + ": two " + (options.verb == "stats" ? "reports" : "rules") +
+                           " would write '" + p.file_path + "'");
+        }
+      }
+    }
+    plan.push_back(std::move(p));
+  }
+  return plan;
+}
+
+Status ApplyFilters(report::ReportReader& reader, const TableRunOptions& options) {
+  if (options.filter_nvtx) {  // overrides --filter-time, as in nsys
+    GSYS_ASSIGN_OR_RETURN(auto filter, reader.ResolveNvtxFilter(*options.filter_nvtx));
+    return reader.SetNvtxFilter(filter);
+  }
+  if (options.filter_time) {
+    return reader.SetTimeWindow({options.filter_time->start, options.filter_time->end});
+  }
+  return OkStatus();
+}
+
+Status Deliver(const PlannedJob& p, const std::string& text, const TableRunOptions& options) {
+  switch (p.destination.kind) {
+    case DestinationKind::kConsole:
+      PrintOut(text);
+      return OkStatus();
+    case DestinationKind::kFile:
+      return Prefixed(options, WriteFileAtomically(p.file_path, text, options.force_overwrite));
+    case DestinationKind::kCommand:
+      return Prefixed(options, PipeToCommand(p.destination.target, text));
+  }
+  return OkStatus();
+}
+
+std::string Paragraph(const std::string& text) {
+  return text.empty() ? "" : text + (text.back() == '\n' ? "\n" : "\n\n");
+}
+
+Status RunOne(report::ReportReader& reader, const std::string& shown_input, const PlannedJob& p,
+              const TableRunOptions& options, const TableJobFn& run_job) {
+  std::string processing =
+      "Processing [" + shown_input + "] with [" + p.job.name + "]" + ArgsSuffix(p.job);
+  if (p.destination.kind == DestinationKind::kFile) {
+    processing += " to [" + AbsolutePath(p.file_path) + "]";
+  } else if (p.destination.kind == DestinationKind::kCommand) {
+    processing += " to [@" + p.destination.target + "]";
+  }
+  GSYS_ASSIGN_OR_RETURN(TableOutcome outcome, run_job(reader, p.job, shown_input));
+  bool console = p.destination.kind == DestinationKind::kConsole;
+  if (outcome.skipped) {
+    if (!options.quiet) {
+      PrintOut(processing + "... " + (console ? "\n" : "SKIPPED\n"));
+      PrintOut("SKIPPED: " + outcome.skip_reason + "\n\n");
+    }
+    return OkStatus();
+  }
+  bool empty = outcome.table.rows.empty();
+  std::string text = p.formatter->Format(outcome.table);
+  if (!text.empty() && text.back() != '\n') text += '\n';
+  if (console) {
+    if (!options.quiet) PrintOut(processing + "... \n\n");
+    std::string body = " ** " + outcome.title + " (" + p.job.name + "):\n\n";
+    if (empty && !outcome.no_result.empty()) {
+      body += Paragraph(outcome.no_result);
+    } else {
+      body += Paragraph(outcome.advice) + text + "\n" + Paragraph(outcome.note);
+    }
+    PrintOut(body);
+    return OkStatus();
+  }
+  GSYS_RETURN_IF_ERROR(Deliver(p, text, options));
+  if (!options.quiet) {
+    PrintOut(processing + "... PROCESSED" +
+             (empty ? std::string(" (EMPTY RESULTS)") : std::string()) + "\n");
+  }
+  return OkStatus();
+}
+
+}  // namespace
+
+Result<int> RunTableJobs(const TableRunOptions& options, const std::vector<TableJob>& jobs,
+                         const TableJobFn& run_job) {
+  // Open and plan every input before running anything, so a bad input or an
+  // unwritable output leaves no partial output behind.
+  struct Prepared {
+    std::string shown;
+    report::ReportReader reader;
+    std::vector<PlannedJob> plan;
+  };
+  std::vector<Prepared> prepared;
+  for (const auto& input : options.inputs) {
+    GSYS_ASSIGN_OR_RETURN(std::string path, ResolveInput(input, options));
+    GSYS_ASSIGN_OR_RETURN(report::ReportReader reader, report::ReportReader::Open(path));
+    GSYS_RETURN_IF_ERROR(ApplyFilters(reader, options));
+    GSYS_ASSIGN_OR_RETURN(auto plan, Plan(options, jobs, path));
+    prepared.push_back({path, std::move(reader), std::move(plan)});
+  }
+  for (auto& input : prepared) {
+    for (const auto& p : input.plan) {
+      GSYS_RETURN_IF_ERROR(RunOne(input.reader, input.shown, p, options, run_job));
+    }
+  }
+  return 0;
+}
+
+}  // namespace gsys::cli

@@ -264,6 +264,12 @@ def case_nvtx_trigger_plain():
        "only the plain-string trigger range (the first match) is captured")
 
 
+def case_fd_chaos():
+    _, r = profile(prog(), "fdchaos", "20", expect_rc=0)
+    eq(text_count(r, "a"), 20, "ranges before the program closed and reused every fd")
+    eq(text_count(r, "b"), 20, "ranges after (the stream was reopened by name)")
+
+
 def case_bad_input():
     def bad(args, needle):
         p = subprocess.run([gsys(), "profile"] + args, capture_output=True, text=True)

@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -47,6 +48,7 @@ struct SinkState {
   // Writer-owned (under drain_owner): the stream file and the chunk being built.
   std::atomic<uint32_t> drain_owner{0};
   int fd = -1;
+  uint64_t fd_dev = 0, fd_ino = 0;  // identity of the stream file behind `fd`
   uint64_t seq = 0;
   int64_t stream_id = 0;
   uint32_t pid = 0;
@@ -140,8 +142,28 @@ bool OpenStream() {
     SinkDisable(err == ENOENT ? "session directory is gone" : "cannot create the stream file");
     return false;
   }
+  // Move the descriptor out of the low range programs manage (dup2 onto 3..9, closing
+  // "all" fds in a daemon), then remember which file it is.
+  long high = syscall(SYS_fcntl, fd, F_DUPFD_CLOEXEC, 700);
+  if (high >= 0) {
+    syscall(SYS_close, fd);
+    fd = high;
+  }
+  struct stat st {};
+  if (syscall(SYS_fstat, fd, &st) == 0) {
+    g.fd_dev = st.st_dev;
+    g.fd_ino = st.st_ino;
+  }
   g.fd = static_cast<int>(fd);
   return true;
+}
+
+// The program may have closed our descriptor or reused its number for its own file: never
+// write chunks into someone else's file. Reopen the stream by name when it is not ours.
+bool StreamFdIsOurs() {
+  struct stat st {};
+  return syscall(SYS_fstat, g.fd, &st) == 0 && static_cast<uint64_t>(st.st_dev) == g.fd_dev &&
+         static_cast<uint64_t>(st.st_ino) == g.fd_ino;
 }
 
 void WriteChunk(uint32_t flags) {
@@ -150,6 +172,14 @@ void WriteChunk(uint32_t flags) {
     g.chunk_used = 0;
     g.chunk_records = 0;
     return;
+  }
+  if (g.fd >= 0 && !StreamFdIsOurs()) {
+    g.fd = -1;  // not ours any more: leave that descriptor alone
+    if (!OpenStream()) {
+      g.chunk_used = 0;
+      g.chunk_records = 0;
+      return;
+    }
   }
   if (g.fd >= 0) {
     format::ChunkHeader h = format::MakeChunkHeader(g.pid, static_cast<uint64_t>(g.stream_id),

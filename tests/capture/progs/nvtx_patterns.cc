@@ -15,6 +15,9 @@
 //   trigger N           domain "Dom": N "pre", then registered "capture_me" containing N
 //                       "inside" ranges, then N "post"; plain (unregistered) "capture_me" too
 //   stdio CODE          prints to stdout and stderr, exits with CODE
+//   fdchaos N           N push/pop "a", closes every fd from 3 up and dup2s a pipe onto
+//                       them, then N push/pop "b" (capture must survive and not write
+//                       into the program's descriptors)
 //   osrt                5 x usleep(20000), one mutex lock contended for ~40 ms, 1000 x 1-byte
 //                       reads of /dev/zero
 #include <nvtx3/nvToolsExt.h>
@@ -241,6 +244,26 @@ int Osrt() {
   return 0;
 }
 
+int FdChaos(int n) {
+  PushPop("a", n);
+  usleep(300000);  // the writer has opened its stream by now
+  for (int fd = 3; fd < 1024; ++fd) close(fd);
+  int p[2];
+  if (pipe(p) != 0) return 1;
+  for (int fd = 3; fd < 1024; ++fd) {
+    if (fd != p[0] && fd != p[1]) dup2(p[1], fd);
+  }
+  PushPop("b", n);
+  usleep(300000);
+  char buf[1];
+  // Nothing may have been written into the pipe behind those descriptors.
+  for (int fd = 3; fd < 1024; ++fd) {
+    if (fd != p[0] && fd != p[1]) close(fd);
+  }
+  close(p[1]);
+  return read(p[0], buf, 1) == 0 ? 0 : 7;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -260,6 +283,7 @@ int main(int argc, char** argv) {
   if (mode == "delayed") return Delayed(arg(2, 10), arg(3, 1500));
   if (mode == "trigger") return Trigger(arg(2, 5));
   if (mode == "osrt") return Osrt();
+  if (mode == "fdchaos") return FdChaos(arg(2, 10));
   if (mode == "stdio") {
     std::printf("to stdout line 1\nto stdout line 2\n");
     std::fprintf(stderr, "to stderr\n");

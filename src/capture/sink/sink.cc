@@ -470,10 +470,18 @@ void SinkFlush(bool final) {
   if (g.chunk == nullptr) return;
   int saved_errno = errno;
   ++t_thread.guard;
+  // A SIGTERM arriving during the exit flush would run the crash handler on this thread, find
+  // the drain lock taken by itself and kill the process mid-flush: hold asynchronous signals
+  // until the flush is written (they are delivered right after).
+  sigset_t async_signals, old_mask;
+  sigfillset(&async_signals);
+  for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL}) sigdelset(&async_signals, sig);
+  pthread_sigmask(SIG_BLOCK, &async_signals, &old_mask);
   if (LockDrain(true)) {
     DrainLocked(final);
     UnlockDrain();
   }
+  pthread_sigmask(SIG_SETMASK, &old_mask, nullptr);
   --t_thread.guard;
   errno = saved_errno;
 }

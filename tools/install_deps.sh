@@ -3,7 +3,7 @@
 # Uses sudo when not root. Safe to run repeatedly.
 set -euo pipefail
 packages=(cmake make g++ pkg-config libsqlite3-dev sqlite3 libgtest-dev libgmock-dev
-          libbenchmark-dev python3 file)
+          libbenchmark-dev python3 file protobuf-compiler)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

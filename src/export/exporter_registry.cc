@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: Apache-2.0
+// The registry of export formats: adding a format is one line in Factories() plus its own file.
+#include <sys/stat.h>
+
+#include <filesystem>
+
+#include "common/strings.h"
+#include "export/exporter.h"
+#include "export/output_file.h"
+
+namespace gsys::export_ {
+
+std::unique_ptr<Exporter> MakePerfettoExporter();
+std::unique_ptr<Exporter> MakeChromeExporter();
+std::unique_ptr<Exporter> MakeJsonLinesExporter();
+std::unique_ptr<Exporter> MakeCsvExporter();
+std::unique_ptr<Exporter> MakeSqliteExporter();
+
+namespace {
+
+using Factory = std::unique_ptr<Exporter> (*)();
+
+const std::vector<Factory>& Factories() {
+  static const std::vector<Factory> kFactories = {
+      MakePerfettoExporter, MakeChromeExporter, MakeJsonLinesExporter,
+      MakeCsvExporter,      MakeSqliteExporter,
+  };
+  return kFactories;
+}
+
+bool SameFile(const std::string& a, const std::string& b) {
+  struct stat sa {}, sb {};
+  return ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev &&
+         sa.st_ino == sb.st_ino;
+}
+
+}  // namespace
+
+std::vector<std::string> ExporterNames() {
+  std::vector<std::string> names;
+  for (Factory f : Factories()) names.push_back(f()->Name());
+  return names;
+}
+
+Result<std::unique_ptr<Exporter>> MakeExporter(const std::string& name) {
+  for (Factory f : Factories()) {
+    auto exporter = f();
+    if (exporter->Name() == ToLower(name)) return exporter;
+  }
+  std::vector<std::string> names = ExporterNames();
+  std::string msg = "export: unknown type '" + name + "' (expected " + Join(names, ", ") + ")";
+  if (auto best = ClosestMatch(ToLower(name), names)) msg += "; did you mean '" + *best + "'?";
+  return Error(StatusCode::kInvalidArgument, msg);
+}
+
+std::string ExporterHelp() {
+  std::string text;
+  for (Factory f : Factories()) {
+    auto exporter = f();
+    std::string name = exporter->Name();
+    text += "  " + name + std::string(name.size() < 11 ? 11 - name.size() : 1, ' ') +
+            exporter->Summary() + "\n";
+  }
+  return text;
+}
+
+std::string DefaultOutputPath(const std::string& report, const Exporter& exporter) {
+  std::string base = report;
+  for (const char* ext : {".gsys-rep", ".nsys-rep", ".qdrep", ".sqlite"}) {
+    if (EndsWith(base, ext)) {
+      base.resize(base.size() - std::string(ext).size());
+      break;
+    }
+  }
+  while (base.size() > 1 && base.back() == '/') base.pop_back();
+  return base + exporter.DefaultSuffix();
+}
+
+Result<ExportStats> RunExport(const std::string& report, const std::string& type,
+                              ExportOptions options) {
+  GSYS_ASSIGN_OR_RETURN(std::unique_ptr<Exporter> exporter, MakeExporter(type));
+  GSYS_ASSIGN_OR_RETURN(report::ReportReader reader, report::ReportReader::Open(report));
+  if (options.output.empty()) options.output = DefaultOutputPath(report, *exporter);
+  if (SameFile(options.output, report)) {
+    return Error(StatusCode::kInvalidArgument,
+                 "export: output '" + options.output + "' is the input report");
+  }
+  GSYS_RETURN_IF_ERROR(CheckOutput(options.output, options.overwrite, exporter->WritesDirectory()));
+  // Exports scan every row once: reading through mmap would only grow the resident set.
+  GSYS_RETURN_IF_ERROR(reader.db().Exec("PRAGMA mmap_size = 0"));
+  ExportStats stats;
+  GSYS_RETURN_IF_ERROR(exporter->Export(reader, options, &stats));
+  return stats;
+}
+
+Status ExportReport(const std::string& report, const std::string& type, const std::string& out,
+                    bool overwrite) {
+  ExportOptions options;
+  options.output = out;
+  options.overwrite = overwrite;
+  return RunExport(report, type, std::move(options)).status();
+}
+
+}  // namespace gsys::export_

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "export/json_text.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+
+namespace gsys::export_ {
+namespace {
+
+// Length of the valid UTF-8 sequence at `s[i]`, or 0 when it is not valid.
+size_t Utf8Length(std::string_view s, size_t i) {
+  auto c = static_cast<unsigned char>(s[i]);
+  size_t n = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c < 0xE0 ? 2 : 0;
+  if (n == 0 || i + n > s.size()) return 0;
+  for (size_t k = 1; k < n; ++k) {
+    if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return 0;
+  }
+  return n;
+}
+
+}  // namespace
+
+void AppendJsonString(std::string& out, std::string_view text) {
+  out.push_back('"');
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    auto u = static_cast<unsigned char>(c);
+    if (u >= 0x80) {
+      size_t n = Utf8Length(text, i);
+      if (n == 0) {
+        out.append("\\ufffd");
+      } else {
+        out.append(text.substr(i, n));
+        i += n - 1;
+      }
+      continue;
+    }
+    switch (c) {
+      case '"': out.append("\\\""); break;
+      case '\\': out.append("\\\\"); break;
+      case '\n': out.append("\\n"); break;
+      case '\r': out.append("\\r"); break;
+      case '\t': out.append("\\t"); break;
+      default:
+        if (u < 0x20) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\u%04x", u);
+          out.append(buf);
+        } else {
+          out.push_back(c);
+        }
+    }
+  }
+  out.push_back('"');
+}
+
+void AppendInt(std::string& out, int64_t value) {
+  char buf[24];
+  auto res = std::to_chars(buf, buf + sizeof buf, value);
+  out.append(buf, res.ptr);
+}
+
+void AppendMicros(std::string& out, int64_t ns) {
+  if (ns < 0) {
+    out.push_back('-');
+    ns = -ns;
+  }
+  AppendInt(out, ns / 1000);
+  int64_t frac = ns % 1000;
+  char buf[5] = {'.', static_cast<char>('0' + frac / 100), static_cast<char>('0' + frac / 10 % 10),
+                 static_cast<char>('0' + frac % 10), 0};
+  out.append(buf, 4);
+}
+
+void AppendDouble(std::string& out, double value) {
+  if (!std::isfinite(value)) {
+    out.append("null");
+    return;
+  }
+  char buf[32];
+  auto res = std::to_chars(buf, buf + sizeof buf, value);
+  out.append(buf, res.ptr);
+}
+
+}  // namespace gsys::export_

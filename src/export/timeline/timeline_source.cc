@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "export/timeline/timeline_source.h"
+
+#include <algorithm>
+
+#include "common/strings.h"
+
+namespace gsys::export_ {
+
+struct TimelineSource::Cursor {
+  EventKind kind;
+  std::string table;
+  report::Statement stmt;
+  bool has_row = false;
+  int64_t start = 0;
+  int64_t end = 0;
+};
+
+namespace {
+
+constexpr size_t kMaxCachedStrings = 1 << 16;
+
+const char* MemcpyKindName(int64_t kind) {
+  static const char* const kNames[] = {"Unknown", "HtoD", "DtoH", "HtoA", "AtoH", "AtoA", "AtoD",
+                                       "DtoA", "DtoD", "HtoH", "PtoP", "Unified HtoD",
+                                       "Unified DtoH", "Unified DtoD"};
+  return kind >= 0 && kind < 14 ? kNames[kind] : "Unknown";
+}
+
+const char* MemKindName(int64_t kind) {
+  static const char* const kNames[] = {"Pageable", "Pinned", "Device", "Array", "Managed",
+                                       "Device Static", "Managed Static", "Unknown"};
+  return kind >= 0 && kind < 8 ? kNames[kind] : "Unknown";
+}
+
+// Calls that put work on the GPU (launches, copies, memsets) start a flow arrow.
+bool LaunchesGpuWork(std::string_view name) {
+  std::string lower = ToLower(name);
+  return lower.find("launch") != std::string::npos || lower.find("memcpy") != std::string::npos ||
+         lower.find("memset") != std::string::npos;
+}
+
+}  // namespace
+
+TimelineSource::TimelineSource(report::ReportReader& reader) : reader_(reader) {}
+TimelineSource::~TimelineSource() = default;
+
+Result<ReportInfo> LoadReportInfo(report::ReportReader& reader) {
+  ReportInfo info;
+  report::Database& db = reader.db();
+  GSYS_ASSIGN_OR_RETURN(auto utc, db.QueryInt("SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME "
+                                              "WHERE utcEpochNs IS NOT NULL LIMIT 1"));
+  info.utc_epoch_ns = utc;
+  struct Query {
+    const char* sql;
+    std::map<int64_t, std::string>* out;
+  } queries[] = {
+      {"SELECT globalPid, name FROM PROCESSES WHERE globalPid IS NOT NULL", &info.process_names},
+      {"SELECT t.globalTid, s.value FROM ThreadNames t JOIN StringIds s ON s.id = t.nameId "
+       "WHERE t.globalTid IS NOT NULL",
+       &info.thread_names},
+      {"SELECT id, name FROM TARGET_INFO_GPU WHERE name IS NOT NULL", &info.gpu_names},
+  };
+  for (const Query& q : queries) {
+    GSYS_ASSIGN_OR_RETURN(report::Statement stmt, db.Prepare(q.sql));
+    while (true) {
+      GSYS_ASSIGN_OR_RETURN(bool row, stmt.Step());
+      if (!row) break;
+      if (!stmt.IsNull(1)) (*q.out)[stmt.ColumnInt(0)] = std::string(stmt.ColumnText(1));
+    }
+  }
+  return info;
+}
+
+Result<std::unique_ptr<TimelineSource>> TimelineSource::Open(report::ReportReader& reader,
+                                                             const TableFilter& filter) {
+  std::unique_ptr<TimelineSource> source(new TimelineSource(reader));
+  GSYS_ASSIGN_OR_RETURN(report::Statement lookup,
+                        reader.db().Prepare("SELECT value FROM StringIds WHERE id = ?"));
+  source->string_lookup_ = std::make_unique<report::Statement>(std::move(lookup));
+  GSYS_RETURN_IF_ERROR(source->LoadDomains());
+  constexpr const char* kOrder = " ORDER BY start, end DESC";
+  struct Table {
+    EventKind kind;
+    const char* name;
+    const char* columns;
+    const char* where;
+  } tables[] = {
+      {EventKind::kCudaApi, "CUPTI_ACTIVITY_KIND_RUNTIME",
+       "start, end, globalTid, correlationId, nameId, eventClass, returnValue", ""},
+      {EventKind::kKernel, "CUPTI_ACTIVITY_KIND_KERNEL",
+       "start, end, globalPid, deviceId, streamId, correlationId, contextId, demangledName, "
+       "gridX, gridY, gridZ, blockX, blockY, blockZ, registersPerThread, staticSharedMemory, "
+       "dynamicSharedMemory",
+       ""},
+      {EventKind::kMemcpy, "CUPTI_ACTIVITY_KIND_MEMCPY",
+       "start, end, globalPid, deviceId, streamId, correlationId, contextId, bytes, copyKind, "
+       "srcKind, dstKind",
+       ""},
+      {EventKind::kMemset, "CUPTI_ACTIVITY_KIND_MEMSET",
+       "start, end, globalPid, deviceId, streamId, correlationId, contextId, bytes, value, memKind",
+       ""},
+      {EventKind::kNvtxRange, "NVTX_EVENTS",
+       "start, coalesce(end, start) AS end, globalTid, eventType, text, textId, domainId, rangeId, "
+       "color, category",
+       " WHERE eventType IN (34, 59, 60, 70, 71)"},
+      {EventKind::kOsrt, "OSRT_API", "start, end, globalTid, nameId, returnValue, nestingLevel", ""},
+  };
+  for (const Table& t : tables) {
+    if (!filter.Matches(t.name)) continue;
+    GSYS_ASSIGN_OR_RETURN(bool rows, reader.HasRows(t.name));
+    if (!rows) continue;
+    std::string sql = std::string("SELECT ") + t.columns + " FROM " + t.name + t.where + kOrder;
+    GSYS_RETURN_IF_ERROR(source->AddCursor(t.kind, t.name, sql));
+  }
+  return source;
+}
+
+Status TimelineSource::AddCursor(EventKind kind, const std::string& table, const std::string& sql) {
+  GSYS_ASSIGN_OR_RETURN(report::Statement stmt, reader_.db().Prepare(sql));
+  auto cursor = std::make_unique<Cursor>(Cursor{kind, table, std::move(stmt)});
+  GSYS_ASSIGN_OR_RETURN(cursor->has_row, cursor->stmt.Step());
+  if (cursor->has_row) {
+    cursor->start = cursor->stmt.ColumnInt(0);
+    cursor->end = cursor->stmt.ColumnInt(1);
+    cursors_.push_back(std::move(cursor));
+  }
+  return OkStatus();
+}
+
+Status TimelineSource::LoadDomains() {
+  GSYS_ASSIGN_OR_RETURN(bool has_nvtx, reader_.HasRows("NVTX_EVENTS"));
+  if (!has_nvtx) return OkStatus();
+  GSYS_ASSIGN_OR_RETURN(
+      report::Statement stmt,
+      reader_.db().Prepare("SELECT globalTid, domainId, coalesce(text, (SELECT value FROM "
+                           "StringIds WHERE id = textId)) FROM NVTX_EVENTS WHERE eventType = 75"));
+  while (true) {
+    GSYS_ASSIGN_OR_RETURN(bool row, stmt.Step());
+    if (!row) break;
+    if (stmt.IsNull(2)) continue;
+    domains_[{ProcessOf(stmt.ColumnInt(0)), stmt.ColumnInt(1)}] = std::string(stmt.ColumnText(2));
+  }
+  return OkStatus();
+}
+
+Result<std::string_view> TimelineSource::String(int64_t id) {
+  auto it = strings_.find(id);
+  if (it != strings_.end()) return std::string_view(it->second);
+  report::Statement& lookup = *string_lookup_;
+  GSYS_RETURN_IF_ERROR(lookup.Reset());
+  GSYS_RETURN_IF_ERROR(lookup.BindInt(1, id));
+  GSYS_ASSIGN_OR_RETURN(bool row, lookup.Step());
+  std::string value = row && !lookup.IsNull(0) ? std::string(lookup.ColumnText(0))
+                                                : "[unknown string " + std::to_string(id) + "]";
+  return std::string_view(strings_.emplace(id, std::move(value)).first->second);
+}
+
+Result<const TimelineEvent*> TimelineSource::Next() {
+  if (current_ != nullptr) {
+    GSYS_ASSIGN_OR_RETURN(current_->has_row, current_->stmt.Step());
+    if (current_->has_row) {
+      current_->start = current_->stmt.ColumnInt(0);
+      current_->end = current_->stmt.ColumnInt(1);
+    }
+    current_ = nullptr;
+  }
+  // Names of the previous event may point into the cache: trim it only between events.
+  if (strings_.size() > kMaxCachedStrings) strings_.clear();
+  if (launches_.size() > kMaxCachedStrings) launches_.clear();
+  for (auto& cursor : cursors_) {
+    if (!cursor->has_row) continue;
+    if (current_ == nullptr || cursor->start < current_->start ||
+        (cursor->start == current_->start && cursor->end > current_->end)) {
+      current_ = cursor.get();
+    }
+  }
+  if (current_ == nullptr) return static_cast<const TimelineEvent*>(nullptr);
+  ++rows_;
+  event_ = TimelineEvent{};
+  event_.start = current_->start;
+  event_.end = std::max(current_->end, current_->start);
+  GSYS_RETURN_IF_ERROR(Decode(*current_));
+  return static_cast<const TimelineEvent*>(&event_);
+}
+
+Status TimelineSource::Decode(Cursor& cursor) {
+  switch (cursor.kind) {
+    case EventKind::kCudaApi: return DecodeApi(cursor);
+    case EventKind::kKernel:
+    case EventKind::kMemcpy:
+    case EventKind::kMemset: return DecodeGpu(cursor);
+    case EventKind::kNvtxRange:
+    case EventKind::kNvtxAsync:
+    case EventKind::kNvtxMark: return DecodeNvtx(cursor);
+    case EventKind::kOsrt: return DecodeOsrt(cursor);
+  }
+  return OkStatus();
+}
+
+// start, end, globalTid, correlationId, nameId, eventClass, returnValue
+Status TimelineSource::DecodeApi(Cursor& cursor) {
+  report::Statement& s = cursor.stmt;
+  TimelineEvent& e = event_;
+  e.kind = EventKind::kCudaApi;
+  e.global_tid = s.ColumnInt(2);
+  e.global_pid = ProcessOf(e.global_tid);
+  int64_t name_id = s.ColumnInt(4);
+  GSYS_ASSIGN_OR_RETURN(e.name, String(name_id));
+  e.category = s.ColumnInt(5) == 1 ? "cuda_driver" : "cuda_runtime";
+  if (!s.IsNull(3)) {
+    int64_t correlation = s.ColumnInt(3);
+    e.AddInt("correlation", correlation);
+    auto it = launches_.find(name_id);
+    if (it == launches_.end()) it = launches_.emplace(name_id, LaunchesGpuWork(e.name)).first;
+    if (it->second && correlation != 0) e.flow_id = FlowId(e.global_pid, correlation);
+  }
+  e.AddInt("return value", s.ColumnInt(6));
+  return OkStatus();
+}
+
+// start, end, globalPid, deviceId, streamId, correlationId, contextId, then per kind.
+Status TimelineSource::DecodeGpu(Cursor& cursor) {
+  report::Statement& s = cursor.stmt;
+  TimelineEvent& e = event_;
+  e.kind = cursor.kind;
+  e.global_pid = s.ColumnInt(2);
+  e.device_id = s.ColumnInt(3);
+  e.stream_id = s.ColumnInt(4);
+  if (!s.IsNull(5) && s.ColumnInt(5) != 0) {
+    e.flow_id = FlowId(e.global_pid, s.ColumnInt(5));
+    e.AddInt("correlation", s.ColumnInt(5));
+  }
+  e.AddInt("device", e.device_id);
+  e.AddInt("context", s.ColumnInt(6));
+  e.AddInt("stream", e.stream_id);
+  if (cursor.kind == EventKind::kKernel) {
+    e.category = "kernel";
+    GSYS_ASSIGN_OR_RETURN(e.name, String(s.ColumnInt(7)));
+    e.AddInt("grid x", s.ColumnInt(8));
+    e.AddInt("grid y", s.ColumnInt(9));
+    e.AddInt("grid z", s.ColumnInt(10));
+    e.AddInt("block x", s.ColumnInt(11));
+    e.AddInt("block y", s.ColumnInt(12));
+    e.AddInt("block z", s.ColumnInt(13));
+    e.AddInt("registers per thread", s.ColumnInt(14));
+    e.AddInt("shared memory", s.ColumnInt(15) + s.ColumnInt(16));
+  } else if (cursor.kind == EventKind::kMemcpy) {
+    e.category = "gpu_memcpy";
+    scratch_ = std::string("Memcpy ") + MemcpyKindName(s.ColumnInt(8)) + " (" +
+               MemKindName(s.IsNull(9) ? 7 : s.ColumnInt(9)) + " -> " +
+               MemKindName(s.IsNull(10) ? 7 : s.ColumnInt(10)) + ")";
+    e.name = scratch_;
+    e.AddInt("bytes", s.ColumnInt(7));
+  } else {
+    e.category = "gpu_memset";
+    scratch_ = std::string("Memset (") + MemKindName(s.IsNull(9) ? 7 : s.ColumnInt(9)) + ")";
+    e.name = scratch_;
+    e.AddInt("bytes", s.ColumnInt(7));
+    e.AddInt("value", s.ColumnInt(8));
+  }
+  return OkStatus();
+}
+
+// start, end, globalTid, eventType, text, textId, domainId, rangeId, color, category
+Status TimelineSource::DecodeNvtx(Cursor& cursor) {
+  report::Statement& s = cursor.stmt;
+  TimelineEvent& e = event_;
+  int64_t type = s.ColumnInt(3);
+  e.kind = type == 34 ? EventKind::kNvtxMark
+           : (type == 60 || type == 71) ? EventKind::kNvtxAsync
+                                        : EventKind::kNvtxRange;
+  if (e.kind == EventKind::kNvtxMark) e.end = e.start;
+  e.global_tid = s.ColumnInt(2);
+  e.global_pid = ProcessOf(e.global_tid);
+  if (!s.IsNull(4)) {
+    e.name = s.ColumnText(4);
+  } else if (!s.IsNull(5)) {
+    GSYS_ASSIGN_OR_RETURN(e.name, String(s.ColumnInt(5)));
+  } else {
+    e.name = "[unnamed]";
+  }
+  int64_t domain = s.IsNull(6) ? 0 : s.ColumnInt(6);
+  auto it = domains_.find({e.global_pid, domain});
+  e.category = "nvtx";
+  if (it != domains_.end()) e.AddString("domain", it->second);
+  if (e.kind == EventKind::kNvtxAsync) {
+    int64_t range = s.IsNull(7) ? rows_ : s.ColumnInt(7);
+    e.async_id = static_cast<int64_t>(FlowId(e.global_pid, range));
+  }
+  if (!s.IsNull(8)) e.AddInt("color", s.ColumnInt(8));
+  if (!s.IsNull(9)) e.AddInt("category", s.ColumnInt(9));
+  return OkStatus();
+}
+
+// start, end, globalTid, nameId, returnValue, nestingLevel
+Status TimelineSource::DecodeOsrt(Cursor& cursor) {
+  report::Statement& s = cursor.stmt;
+  TimelineEvent& e = event_;
+  e.kind = EventKind::kOsrt;
+  e.global_tid = s.ColumnInt(2);
+  e.global_pid = ProcessOf(e.global_tid);
+  GSYS_ASSIGN_OR_RETURN(e.name, String(s.ColumnInt(3)));
+  e.category = "os_runtime";
+  e.AddInt("return value", s.ColumnInt(4));
+  return OkStatus();
+}
+
+}  // namespace gsys::export_

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: Apache-2.0
+// TimelineSource: the events of a report's timeline tables, streamed in time order.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "common/status.h"
+#include "export/table_filter.h"
+#include "export/timeline/timeline_event.h"
+#include "report/reader/report_reader.h"
+
+namespace gsys::export_ {
+
+// Loads the names of processes, threads and GPUs and the session's UTC anchor.
+Result<ReportInfo> LoadReportInfo(report::ReportReader& reader);
+
+// Streams the CUDA API, kernel, memcpy, memset, NVTX and OS runtime rows of a report.
+//
+// How: one SQL cursor per table, each ordered by (start, end DESC), merged by start (ties: the
+// longer event first, so an enclosing slice comes before what it encloses). Memory is bounded by
+// the number of tables, processes' NVTX domains and a capped cache of StringIds values, never
+// by the number of rows. Tables the report lacks (or that --tables excludes) yield nothing.
+// Threading: one thread; borrows `reader`, which must outlive the source.
+class TimelineSource {
+ public:
+  static Result<std::unique_ptr<TimelineSource>> Open(report::ReportReader& reader,
+                                                      const TableFilter& filter);
+  ~TimelineSource();
+
+  // The next event, or nullptr after the last. The event is valid until the next call.
+  Result<const TimelineEvent*> Next();
+
+  // Number of rows per source table so far (for tests and summaries).
+  int64_t rows() const { return rows_; }
+
+  struct Cursor;  // one table (defined in the .cc)
+
+ private:
+  explicit TimelineSource(report::ReportReader& reader);
+  Status AddCursor(EventKind kind, const std::string& table, const std::string& sql);
+  Status LoadDomains();
+  Result<std::string_view> String(int64_t id);
+  Status Decode(Cursor& cursor);
+  Status DecodeApi(Cursor& cursor);
+  Status DecodeGpu(Cursor& cursor);
+  Status DecodeNvtx(Cursor& cursor);
+  Status DecodeOsrt(Cursor& cursor);
+
+  report::ReportReader& reader_;
+  std::vector<std::unique_ptr<Cursor>> cursors_;
+  Cursor* current_ = nullptr;  // produced the last event; stepped on the next call
+  TimelineEvent event_;
+  int64_t rows_ = 0;
+  std::unique_ptr<report::Statement> string_lookup_;
+  std::unordered_map<int64_t, std::string> strings_;       // capped StringIds cache
+  std::unordered_map<int64_t, bool> launches_;             // nameId -> launches GPU work
+  std::map<std::pair<int64_t, int64_t>, std::string> domains_;  // (globalPid, domainId) -> name
+  std::string scratch_;                                     // memcpy names
+};
+
+}  // namespace gsys::export_

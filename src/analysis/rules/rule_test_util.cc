@@ -18,6 +18,7 @@ gsys::report::Database CreateDb(const std::string& path) {
   auto db = gsys::report::Database::Open(path, gsys::report::Database::Mode::kReadWriteCreate);
   if (!db.ok()) std::abort();
   if (!gsys::report::CreateReportSchema(*db).ok()) std::abort();
+  if (!db->Exec("PRAGMA synchronous = OFF").ok()) std::abort();  // a test file: no fsyncs
   return std::move(db).value();
 }
 

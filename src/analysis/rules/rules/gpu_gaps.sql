@@ -1,24 +1,22 @@
 -- gpu_gaps (nsys rule): per process and device, the idle intervals longer than gap= ms between
--- the first and the last GPU operation. Starts and ends are numbered separately in time order; the
--- j-th end and the (j+1)-th start bound a gap when end < start (every operation started before
--- then has ended). Unlike nsys 2024 (which applies LIMIT before ranking), the row limit keeps the
--- longest gaps.
+-- the first and the last GPU operation. nsys pairs the j-th end with the (j+1)-th start (ends and
+-- starts sorted separately) and keeps end < start; that is exactly "the (j+1)-th op by start
+-- begins after the latest end of the j ops before it", computed here with one window pass
+-- (O(n log n) instead of a join of two numbered lists). Context ID is the context of the op that
+-- ends the gap (nsys: of the op whose end begins it; ops of one device and process share one).
+-- Unlike nsys 2024 (which applies LIMIT before ranking), the row limit keeps the longest gaps.
 WITH
   {{>gpu_ops}},
-  starts AS (
-    SELECT ROW_NUMBER() OVER (ORDER BY pid, deviceId, start) AS rowNum, start, pid, deviceId
-    FROM ops
-  ),
-  ends AS (
-    SELECT ROW_NUMBER() OVER (ORDER BY pid, deviceId, end) AS rowNum, end, pid, deviceId,
-           contextId
+  prior AS (
+    SELECT start, pid, deviceId, contextId,
+           max(end) OVER (PARTITION BY pid, deviceId ORDER BY start
+                          ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prevEnd
     FROM ops
   ),
   gaps AS (
-    SELECT s.start - e.end AS duration, e.end AS gapStart, e.pid, e.deviceId, e.contextId
-    FROM starts AS s
-    JOIN ends AS e ON s.rowNum - 1 = e.rowNum AND s.deviceId = e.deviceId AND s.pid = e.pid
-    WHERE s.start - e.end > {{gap}} * 1000000 AND e.end < s.start
+    SELECT start - prevEnd AS duration, prevEnd AS gapStart, pid, deviceId, contextId
+    FROM prior
+    WHERE start - prevEnd > {{gap}} * 1000000
   )
 SELECT
   ROW_NUMBER() OVER (ORDER BY duration DESC, gapStart) AS "Row#",

@@ -2,8 +2,8 @@
 -- the NCCL domain) and the part of their run time that no other kernel of the same process and
 -- device overlaps: communication the GPU waits for instead of hiding it behind compute. Reported
 -- per collective kernel when its exposed share reaches threshold= %.
-DROP TABLE IF EXISTS temp.gsys_rule_nccl;
-CREATE TEMP TABLE gsys_rule_nccl AS
+DROP TABLE IF EXISTS temp.gsys_rule_nccl_calls;
+CREATE TEMP TABLE gsys_rule_nccl_calls AS
 WITH
   nccl_domains AS (
     SELECT DISTINCT domainId, globalTid >> 24 AS p FROM NVTX_EVENTS
@@ -14,12 +14,17 @@ WITH
     JOIN nccl_domains AS d ON d.domainId = n.domainId AND d.p = n.globalTid >> 24
     WHERE n.eventType IN (59, 70) AND n.end IS NOT NULL
   )
+SELECT DISTINCT r.correlationId, r.globalTid & ~0xFFFFFF AS gpid
+FROM nccl_ranges AS nr JOIN main.CUPTI_ACTIVITY_KIND_RUNTIME AS r
+  ON r.globalTid = nr.globalTid AND r.start >= nr.start AND r.end <= nr.end;
+CREATE INDEX temp.gsys_rule_nccl_calls_idx ON gsys_rule_nccl_calls(correlationId);
+DROP TABLE IF EXISTS temp.gsys_rule_nccl;
+CREATE TEMP TABLE gsys_rule_nccl AS
 SELECT k.start, k.end, (k.globalPid >> 24) & 0x00FFFFFF AS pid, k.deviceId, k.shortName,
        (s.value LIKE '%nccl%' OR EXISTS (
-          SELECT 1 FROM main.CUPTI_ACTIVITY_KIND_RUNTIME AS r JOIN nccl_ranges AS nr
-            ON nr.globalTid = r.globalTid AND r.start >= nr.start AND r.end <= nr.end
-          WHERE r.correlationId = k.correlationId
-            AND (k.globalPid IS NULL OR (r.globalTid & ~0xFFFFFF) = k.globalPid))) AS is_nccl
+          SELECT 1 FROM gsys_rule_nccl_calls AS c
+          WHERE c.correlationId = k.correlationId
+            AND (k.globalPid IS NULL OR c.gpid = k.globalPid))) AS is_nccl
 FROM CUPTI_ACTIVITY_KIND_KERNEL AS k LEFT JOIN StringIds AS s ON s.id = k.shortName
 WHERE k.start > 0;
 DROP TABLE IF EXISTS temp.gsys_rule_compute;

@@ -32,7 +32,7 @@ NvtxSpec ParseSpec(const std::string& spec) {
 // Ranges of NVTX_EVENTS with their name and domain key; the domain name comes from the
 // NvtxDomainCreate (75) row of the same process, none for the default domain (domainId 0).
 constexpr const char* kRangesSql = R"sql(
-WITH domains AS (
+WITH domains AS MATERIALIZED (
   SELECT domainId, globalTid >> 24 AS proc,
          coalesce(text, (SELECT value FROM main."StringIds" WHERE id = textId)) AS name
   FROM main."NVTX_EVENTS" WHERE eventType = 75

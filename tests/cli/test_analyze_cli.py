@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""CLI tests of `gsys analyze`: bad input gives one line and the exit codes of `gsys stats`;
+rules print nsys's console shape; outputs pair with rules as in stats."""
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+GSYS = None
+FIXTURES = None
+MODERN = "nsys2024.6-nvfuser-hopper-matmul-nvtx.sqlite"
+NO_MEMSET = "nsys2022.4-cuda-vectoradd-streams-memcpy.sqlite"
+
+EXIT_USAGE, EXIT_NOT_FOUND, EXIT_BAD_INPUT, EXIT_UNSUPPORTED, EXIT_IO = 2, 3, 4, 5, 6
+
+
+def gsys(*args, cwd=None):
+    return subprocess.run([GSYS, *args], capture_output=True, text=True, cwd=cwd)
+
+
+class AnalyzeCliTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="gsys-analyze-")
+        self.fixture = os.path.join(FIXTURES, MODERN)
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def assertOneLineError(self, proc, code, *needles):
+        self.assertEqual(proc.returncode, code, proc.stderr)
+        lines = proc.stderr.strip().splitlines()
+        self.assertEqual(len(lines), 1, proc.stderr)
+        for needle in needles:
+            self.assertIn(needle, lines[0])
+        self.assertEqual(os.listdir(self.tmp), [])
+
+    def test_missing_file(self):
+        path = os.path.join(self.tmp, "nope.sqlite")
+        self.assertOneLineError(gsys("analyze", path), EXIT_NOT_FOUND, "nope.sqlite")
+
+    def test_not_a_report(self):
+        path = os.path.join(self.tmp, "text.sqlite")
+        with open(path, "w") as f:
+            f.write("hello\n" * 100)
+        proc = gsys("analyze", path)
+        self.assertEqual(proc.returncode, EXIT_BAD_INPUT, proc.stderr)
+        self.assertEqual(len(proc.stderr.strip().splitlines()), 1)
+
+    def test_no_input(self):
+        self.assertOneLineError(gsys("analyze"), EXIT_USAGE, "analyze: no input report")
+
+    def test_unknown_rule_suggests(self):
+        self.assertOneLineError(gsys("analyze", "-r", "gpu_gap", self.fixture), EXIT_USAGE,
+                                "analyze: unknown rule 'gpu_gap'", "did you mean 'gpu_gaps'")
+
+    def test_bad_rule_options(self):
+        cases = [("gpu_gaps:gapp=3", "unknown option 'gapp'"),
+                 ("gpu_gaps:gap=x", "not an integer"),
+                 ("gpu_time_util:chunks=1001", "between 1 and 1000"),
+                 ("cuda_api_sync:rows=-5", "rows must be -1 or more"),
+                 ("gpu_gaps:start=9:end=1", "start time cannot be greater"),
+                 (",gpu_gaps", "starts with an empty item")]
+        for rule, needle in cases:
+            with self.subTest(rule=rule):
+                self.assertOneLineError(gsys("analyze", "-r", rule, self.fixture), EXIT_USAGE,
+                                        "analyze: ", needle)
+
+    def test_bad_flags_and_formats(self):
+        self.assertOneLineError(gsys("analyze", "--bogus", self.fixture), EXIT_USAGE)
+        self.assertOneLineError(gsys("analyze", "-f", "xml", self.fixture), EXIT_USAGE)
+        self.assertOneLineError(gsys("analyze", "--filter-time", "x/y", self.fixture), EXIT_USAGE,
+                                "--filter-time")
+        self.assertOneLineError(gsys("analyze", "--help-rules=nope"), EXIT_USAGE, "unknown rule")
+
+    def test_console_shape_advice_and_skipped(self):
+        proc = gsys("analyze", "-r", "cuda_memset_sync,gpu_gaps:gap=1,gpu_gaps",
+                    os.path.join(FIXTURES, NO_MEMSET))
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        out = proc.stdout
+        self.assertIn("SKIPPED: ", out)
+        self.assertIn("could not be analyzed because it does not contain the required CUDA "
+                      "data. Does the application use CUDA memset APIs?", out)
+        self.assertIn(" ** GPU Gaps (gpu_gaps):\n\n", out)
+        self.assertIn("Processing [", out)
+        self.assertIn("with [gpu_gaps](gap=1)... ", out)
+        self.assertIn("GPU was not found to be idle for more than 500ms.", out)
+
+    def test_default_set(self):
+        proc = gsys("analyze", self.fixture)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        names = [l.split("(")[-1].rstrip("):") for l in proc.stdout.splitlines()
+                 if l.startswith(" ** ")]
+        self.assertEqual(names, ["cuda_memcpy_async", "cuda_memcpy_sync", "cuda_memset_sync",
+                                 "cuda_api_sync", "gpu_gaps", "gpu_time_util"])
+
+    def test_file_outputs_and_existing_needs_force(self):
+        base = os.path.join(self.tmp, "r")
+        args = ["analyze", "-r", "gpu_time_util,gpu_gaps:gap=1", "-f", "csv,json", "-o", base,
+                self.fixture]
+        proc = gsys(*args)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(sorted(os.listdir(self.tmp)),
+                         ["r_gpu_gaps_gap=1.json", "r_gpu_time_util.csv"])
+        with open(base + "_gpu_time_util.csv") as f:
+            self.assertTrue(f.readline().startswith("Row#,In-Use (%),Duration (ns),Start (ns)"))
+        again = gsys(*args)
+        self.assertEqual(again.returncode, EXIT_IO, again.stderr)
+        self.assertEqual(gsys(*args, "--force-overwrite").returncode, 0)
+
+    def test_rule_nvtx_not_found_is_skipped(self):
+        proc = gsys("analyze", "-r", "gpu_gaps:nvtx=no such range", self.fixture)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertIn("SKIPPED: NVTX range 'no such range' could not be found.", proc.stdout)
+
+    def test_all_rules_on_every_fixture(self):
+        for name in sorted(os.listdir(FIXTURES)):
+            if not name.endswith(".sqlite"):
+                continue
+            with self.subTest(fixture=name):
+                proc = gsys("analyze", "-q", "-r", "all", os.path.join(FIXTURES, name))
+                self.assertEqual(proc.returncode, 0, proc.stderr)
+                self.assertEqual(proc.stderr, "")
+
+    def test_help_rules(self):
+        proc = gsys("analyze", "--help-rules")
+        self.assertEqual(proc.returncode, 0)
+        self.assertIn("gpu_starvation", proc.stdout)
+        proc = gsys("analyze", "--help-rules", "gpu_time_util")
+        self.assertIn("chunks=<number>", proc.stdout)
+
+
+def main():
+    global GSYS, FIXTURES
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--gsys", required=True)
+    parser.add_argument("--fixtures", required=True)
+    args, rest = parser.parse_known_args()
+    GSYS, FIXTURES = os.path.abspath(args.gsys), args.fixtures
+    unittest.main(argv=[sys.argv[0], *rest])
+
+
+if __name__ == "__main__":
+    main()

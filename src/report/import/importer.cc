@@ -17,6 +17,7 @@
 #include "format/record.h"
 #include "format/session_meta.h"
 #include "format/stream_reader.h"
+#include "report/import/cuda_session.h"
 #include "report/import/report_writer.h"
 #include "report/import/stream_importer.h"
 
@@ -262,20 +263,42 @@ Result<ImportSummary> ImportSession(const ImportOptions& options) {
   SessionTotals totals;
   Progress progress(options.progress, options.output_path, sum.raw_bytes);
   uint64_t done_bytes = 0;
+  // CUDA records live in a second stream per process (capture/cupti); both kinds of stream
+  // pass through StreamImporter, which hands record kinds >= 128 to `cuda`.
+  CudaSessionImport cuda(writer.get(), origin_mono);
   for (size_t i = 0; i < files.size(); ++i) {
     const auto& f = files[i];
     AddStreamStats(f->stats(), &sum.counters);
-    StreamImporter si(writer.get(), origin_mono, &sum.counters, uses_ticks[i] ? &ticks : nullptr);
+    StreamImporter si(writer.get(), origin_mono, &sum.counters, uses_ticks[i] ? &ticks : nullptr,
+                      cuda.Handler());
     GSYS_RETURN_IF_ERROR(si.Import(*f));
+    GSYS_RETURN_IF_ERROR(cuda.status());
     sum.nvtx_events += si.nvtx_rows();
     sum.osrt_events += si.osrt_rows();
     totals.last_ts = std::max(totals.last_ts, si.last_timestamp());
     const ProcessFacts& p = si.process();
-    if (p.pid != 0) totals.processes[p.pid] = p;
+    // A CUDA stream carries no process facts: it must not replace the CPU stream's.
+    if (p.pid != 0 && (p.has_start || totals.processes.count(p.pid) == 0)) {
+      totals.processes[p.pid] = p;
+    }
     for (const auto& [tid, name] : si.ThreadNames()) totals.thread_names[GlobalTid(p.pid, tid)] = name;
     for (const auto& w : si.windows()) totals.windows.push_back(w);
     done_bytes += f->size();
     progress.Update(done_bytes);
+  }
+  GSYS_RETURN_IF_ERROR(cuda.Finish());
+  totals.last_ts = std::max(totals.last_ts, cuda.last_timestamp());
+  if (const CudaImportStats* cs = cuda.stats()) {
+    sum.cuda_records = cuda.records();
+    sum.cuda_kernels = cs->kernels;
+    sum.cuda_api_calls = cs->api;
+    sum.cuda_memory_ops = cs->memcpys + cs->memsets;
+    if (cs->dropped_by_cupti != 0) {
+      sum.warnings.push_back(std::to_string(cs->dropped_by_cupti) + " cuda_dropped_records");
+    }
+    if (!cs->other_subscriber.empty()) {
+      sum.warnings.push_back("cuda_other_cupti_client (" + cs->other_subscriber + ")");
+    }
   }
   sum.processes = totals.processes.size();
   sum.threads = totals.thread_names.size();

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // `gsys profile [options] [--] CMD [ARGS]`: nsys profile's options (nsys-reference.md §1.2)
-// for the CPU side: parse and validate everything before the target starts, launch it with
+// (CPU side and CUDA): parse and validate everything before the target starts, launch it with
 // the capture environment (launcher/), then import the session into the report.
 #include <unistd.h>
 
@@ -43,6 +43,11 @@ const std::vector<FlagSpec>& ProfileFlags() {
        "NVTX range that opens the capture (@* = any domain)."},
       {"capture-range-end", 0, FlagValue::kRequired, "MODE",
        "stop, stop-shutdown (default), repeat[:N], repeat-shutdown:N or none."},
+      {"cuda-graph-trace", 0, FlagValue::kRequired, "graph|node",
+       "CUDA graphs as one range per launch (graph) or their kernels (node, default)."},
+      {"cuda-memory-usage", 0, FlagValue::kBool, "", "Record CUDA allocations and frees."},
+      {"pytorch", 0, FlagValue::kRequired, "autograd-nvtx|autograd-shapes-nvtx|none",
+       "PyTorch autograd ops as NVTX ranges (shapes too), no script change."},
       {"kill", 0, FlagValue::kRequired, "none|sigterm|sigkill|N",
        "Signal sent to the target when the session ends first. Default: sigterm."},
       {"wait", 0, FlagValue::kRequired, "primary|all", "Wait for the primary or all processes (default)."},
@@ -120,6 +125,34 @@ std::string InjectLibraryPath() {
     if (fs::exists(p, ec)) return fs::weakly_canonical(p, ec).string();
   }
   return "";
+}
+
+// gsys's sitecustomize.py (--pytorch), installed under lib/gsys/python next to the library.
+std::string PythonDir(const std::string& inject_library) {
+  std::error_code ec;
+  fs::path p = fs::path(inject_library).parent_path() / "gsys" / "python";
+  return fs::exists(p / "sitecustomize.py", ec) ? p.string() : "";
+}
+
+// The CUDA flags (-t cuda, --cuda-*, --pytorch) into `c`; inject_library must be set.
+Status ApplyCudaFlags(const ParsedFlags& flags, launcher::CaptureSettings* c) {
+  bool cuda = c->trace.find("cuda") != std::string::npos;
+  if (c->capture_range == "cudaProfilerApi" && !cuda) return Bad("-c cudaProfilerApi needs cuda in --trace");
+  if (auto v = flags.Last("cuda-graph-trace")) {
+    if (*v != "graph" && *v != "node") return Bad("bad --cuda-graph-trace '" + *v + "' (expected graph or node)");
+    c->cuda_graph_trace = *v;
+  }
+  c->cuda_memory_usage = flags.Bool("cuda-memory-usage", false);
+  std::string torch = flags.Last("pytorch").value_or("none");
+  if (torch != "none" && torch != "autograd-nvtx" && torch != "autograd-shapes-nvtx") {
+    return Bad("bad --pytorch '" + torch + "' (expected autograd-nvtx, autograd-shapes-nvtx or none)");
+  }
+  if (torch == "none") return OkStatus();
+  if (c->trace.find("nvtx") == std::string::npos) return Bad("--pytorch needs nvtx in --trace");
+  c->python_dir = PythonDir(c->inject_library);
+  if (c->python_dir.empty()) return Error(StatusCode::kNotFound, "profile: --pytorch: cannot find gsys/python/sitecustomize.py next to libgsys-inject.so");
+  c->pytorch = torch;
+  return OkStatus();
 }
 
 std::string HostName() {
@@ -205,6 +238,12 @@ Result<int> ProfileCommand::Run(const std::vector<std::string>& args) {
                GroupThousands(std::to_string(sum->osrt_events)).c_str(),
                GroupThousands(std::to_string(drops)).c_str(),
                static_cast<unsigned long long>(sum->processes), secs);
+  if (sum->cuda_records != 0) {
+    std::fprintf(stderr, "gsys: CUDA: %s kernels, %s memory operations, %s API calls\n",
+                 GroupThousands(std::to_string(sum->cuda_kernels)).c_str(),
+                 GroupThousands(std::to_string(sum->cuda_memory_ops)).c_str(),
+                 GroupThousands(std::to_string(sum->cuda_api_calls)).c_str());
+  }
   for (const auto& w : sum->warnings) std::fprintf(stderr, "gsys: warning: %s\n", w.c_str());
   if (plan.stats) {
     std::fflush(stderr);
@@ -256,6 +295,7 @@ Status BuildPlan(const ParsedFlags& flags, Plan* plan) {
   plan->stats = flags.Bool("stats", false);
   c.inject_library = InjectLibraryPath();
   if (c.inject_library.empty()) return Error(StatusCode::kNotFound, "profile: cannot find libgsys-inject.so next to gsys (set GSYS_INJECT_LIBRARY)");
+  GSYS_RETURN_IF_ERROR(ApplyCudaFlags(flags, &c));
   // Output: everything but %p now (\x02 marks it), %p once the target runs.
   launcher::OutputNameContext oc;
   oc.host = HostName();
@@ -297,7 +337,7 @@ Status BuildPlan(const ParsedFlags& flags, Plan* plan) {
       if (kv.find('=') == std::string::npos || kv[0] == '=') return Bad("bad --env-var '" + kv + "' (expected NAME=VALUE)");
     }
   }
-  if (c.capture_range == "nvtx") plan->launch.stop_request_file = c.session_dir + "/shutdown-request";
+  if (!c.capture_range.empty()) plan->launch.stop_request_file = c.session_dir + "/shutdown-request";
   format::SessionMeta& m = plan->meta;
   m["command_line"] = Join(plan->launch.argv, " ");
   m["host"] = oc.host;
@@ -309,6 +349,7 @@ Status BuildPlan(const ParsedFlags& flags, Plan* plan) {
   m["osrt_threshold_ns"] = std::to_string(c.osrt_threshold_ns);
   if (c.capture_start_ns) m["capture_start_ns"] = std::to_string(delay);
   if (c.capture_stop_ns) m["capture_end_ns"] = std::to_string(delay + duration);
+  if (!c.pytorch.empty()) m["pytorch"] = c.pytorch;
   if (!c.capture_range.empty()) m["capture_range"] = c.capture_range + (c.nvtx_capture.empty() ? "" : " " + c.nvtx_capture);
   return OkStatus();
 }

@@ -25,6 +25,18 @@ std::vector<std::string> BuildCaptureEnv(const std::vector<std::string>& base,
   if (s.trace.find("nvtx") != std::string::npos) {
     set("NVTX_INJECTION64_PATH=" + s.inject_library);
   }
+  // The driver calls InitializeInjection in our library during cuInit.
+  if (s.trace.find("cuda") != std::string::npos) {
+    set("CUDA_INJECTION64_PATH=" + s.inject_library);
+    if (!s.cuda_graph_trace.empty()) set("GSYS_CUDA_GRAPH_TRACE=" + s.cuda_graph_trace);
+    if (s.cuda_memory_usage) set("GSYS_CUDA_MEMORY_USAGE=1");
+  }
+  if (!s.pytorch.empty()) {
+    set("GSYS_PYTORCH=" + s.pytorch);
+    std::string path = s.python_dir;
+    if (vars.count("PYTHONPATH") && !vars["PYTHONPATH"].empty()) path += ":" + vars["PYTHONPATH"];
+    set("PYTHONPATH=" + path);
+  }
   set("GSYS_SESSION_DIR=" + s.session_dir);
   set("GSYS_INJECT_PATH=" + s.inject_library);
   set("GSYS_TRACE=" + s.trace);

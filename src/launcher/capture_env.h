@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The environment of a profiled target: the inherited variables, the user's -e variables, the
 // GSYS_* settings of the capture library (capture/entry/env.h, docs/env.md) and the injection
-// variables (LD_PRELOAD, NVTX_INJECTION64_PATH).
+// variables (LD_PRELOAD, NVTX_INJECTION64_PATH, CUDA_INJECTION64_PATH).
 #pragma once
 
 #include <cstdint>
@@ -21,6 +21,10 @@ struct CaptureSettings {
   std::string nvtx_capture;      // RANGE[@DOMAIN]
   std::string capture_range_end; // stop, stop-shutdown, repeat[:N], ...
   bool nvtx_registered_only = true;
+  std::string cuda_graph_trace;  // "", "node", "graph"
+  bool cuda_memory_usage = false;
+  std::string pytorch;           // "", "autograd-nvtx", "autograd-shapes-nvtx"
+  std::string python_dir;        // directory of gsys's sitecustomize.py (with `pytorch`)
 };
 
 // `base` is the inherited environment (empty with --inherit-environment=false), `user` the

@@ -110,7 +110,13 @@ struct CaptureWindowBody {
   uint32_t started;  // 1 = window opened, 0 = closed
   uint32_t reason;   // CaptureReason
 };
-enum class CaptureReason : uint32_t { kImmediate = 0, kTimer = 1, kNvtxRange = 2, kExit = 3 };
+enum class CaptureReason : uint32_t {
+  kImmediate = 0,
+  kTimer = 1,
+  kNvtxRange = 2,
+  kExit = 3,
+  kCudaProfilerApi = 4,
+};
 
 // NVTX message kinds stored in NvtxEventBody::message_type.
 enum class NvtxMessage : uint8_t { kNone = 0, kText = 1, kRegistered = 2 };

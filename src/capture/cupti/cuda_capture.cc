@@ -5,7 +5,6 @@
 #include <mutex>
 #include <new>
 
-#include "capture/cupti/cupti_tracer.h"
 
 namespace gsys::capture::cupti {
 namespace {
@@ -17,13 +16,11 @@ void AtExit() { StopCudaCapture(); }
 
 }  // namespace
 
-bool StartCudaCapture() {
+bool StartCudaCapture(const CudaConfig& config, RangeHook hook) {
   std::lock_guard<std::mutex> lock(g_mu);
   if (g_cuda != nullptr) return g_cuda->started();
-  CudaConfig config;
-  ReadCudaConfig(&config);
   if (!config.enabled) return false;
-  g_cuda = new (std::nothrow) CuptiTracer(config);
+  g_cuda = new (std::nothrow) CuptiTracer(config, hook);
   if (g_cuda == nullptr || !g_cuda->Start()) return false;
   std::atexit(AtExit);
   return true;

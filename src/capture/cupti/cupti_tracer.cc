@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdarg>
 #include <cstdio>
@@ -65,8 +66,9 @@ constexpr CUpti_CallbackId kDriverLaunchCbids[] = {
     return gsys_r;                                                               \
   }())
 
-CuptiTracer::CuptiTracer(const CudaConfig& config)
+CuptiTracer::CuptiTracer(const CudaConfig& config, RangeHook hook)
     : config_(config),
+      hook_(hook),
       pool_(kBufferBytes, kMaxBuffers),
       adapter_(&writer_, &CuptiTracer::CallbackName, this, 0) {}
 
@@ -126,7 +128,7 @@ bool CuptiTracer::Start() {
     GSYS_CUPTI_CALL(api_, ActivityEnable(k));
   }
   started_ = true;
-  if (!config_.profiler_api_range) SetRecording(true);
+  if (!config_.profiler_api_range) ApplyWindow();
   flusher_ = std::thread([this] { FlushLoop(); });
   if (config_.log) {
     Print("cupti: %s (API version %u), kinds 0x%x, flush %d ms", api_.path.c_str(), version,
@@ -209,11 +211,11 @@ void CuptiTracer::OnProfilerApi(bool start, CUpti_ApiCallbackSite site) {
   if (start && site != CUPTI_API_EXIT) return;
   if (!start && site != CUPTI_API_ENTER) return;
   if (start) {
-    bool once = config_.range_end == CudaRangeEnd::kStop ||
-                config_.range_end == CudaRangeEnd::kStopShutdown;
+    bool once = config_.range_end == RangeEnd::kStop ||
+                config_.range_end == RangeEnd::kStopShutdown;
     if (recording_.load() || (once && ranges_seen_ > 0)) return;
     ++ranges_seen_;
-  } else if (!recording_.load() || config_.range_end == CudaRangeEnd::kNone) {
+  } else if (!recording_.load() || config_.range_end == RangeEnd::kNone) {
     return;
   }
   format::CudaRangeBody b{static_cast<int64_t>(MonotonicNow()), start ? 1u : 0u, 0};
@@ -222,6 +224,7 @@ void CuptiTracer::OnProfilerApi(bool start, CUpti_ApiCallbackSite site) {
     writer_.Add(format::kCudaProfilerRange, static_cast<uint32_t>(gettid()), b);
   }
   SetRecording(start);
+  if (hook_ != nullptr) hook_(start);
   if (!start) api_.ActivityFlushAll(0);
 }
 
@@ -280,13 +283,28 @@ void CuptiTracer::Decode(uint8_t* buffer, size_t valid_size) {
   }
 }
 
+int64_t CuptiTracer::ApplyWindow() {
+  int64_t wait_ms = config_.flush_ms;
+  if (config_.profiler_api_range) return wait_ms;  // the cudaProfilerApi range drives it
+  int64_t start = config_.capture_start_ns, stop = config_.capture_stop_ns;
+  int64_t now = static_cast<int64_t>(MonotonicNow());
+  bool in = (start == 0 || now >= start) && (stop == 0 || now < stop);
+  SetRecording(in);
+  for (int64_t edge : {start, stop}) {
+    if (edge > now) wait_ms = std::min<int64_t>(wait_ms, (edge - now) / 1000000 + 1);
+  }
+  return wait_ms;
+}
+
 void CuptiTracer::FlushLoop() {
   std::unique_lock<std::mutex> lock(flush_mu_);
+  int64_t wait_ms = config_.flush_ms;
   while (!flush_stop_) {
-    flush_cv_.wait_for(lock, std::chrono::milliseconds(config_.flush_ms));
+    flush_cv_.wait_for(lock, std::chrono::milliseconds(wait_ms));
     if (flush_stop_) break;
     lock.unlock();
     api_.ActivityFlushAll(0);
+    wait_ms = ApplyWindow();
     lock.lock();
   }
 }

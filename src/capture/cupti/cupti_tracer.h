@@ -24,13 +24,17 @@
 #include "capture/cupti/buffer_pool.h"
 #include "capture/cupti/cuda_stream_writer.h"
 #include "capture/cupti/cupti_api.h"
-#include "capture/entry/cuda_env.h"
+#include "capture/entry/env.h"
 
 namespace gsys::capture::cupti {
 
+// Called when a cudaProfilerStart/Stop range opens (`on`) or closes, on the calling thread, so
+// the CPU-side domains follow the same window.
+using RangeHook = void (*)(bool on);
+
 class CuptiTracer {
  public:
-  explicit CuptiTracer(const CudaConfig& config);
+  CuptiTracer(const CudaConfig& config, RangeHook hook);
   ~CuptiTracer() = default;
   CuptiTracer(const CuptiTracer&) = delete;
   CuptiTracer& operator=(const CuptiTracer&) = delete;
@@ -57,9 +61,12 @@ class CuptiTracer {
   void Decode(uint8_t* buffer, size_t valid_size);
   void OnProfilerApi(bool start, CUpti_ApiCallbackSite site);
   void FlushLoop();
+  // The -y/-d window: recording follows it; returns ms until the next edge (or the period).
+  int64_t ApplyWindow();
   void Notice(uint32_t notice, uint64_t value, const char* text);
 
   CudaConfig config_;
+  RangeHook hook_ = nullptr;
   CuptiApi api_;
   BufferPool pool_;
   std::mutex decode_mu_;  // guards writer_, adapter_

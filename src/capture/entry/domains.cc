@@ -1,14 +1,22 @@
 // SPDX-License-Identifier: Apache-2.0
-// The capture domains compiled into libgsys-inject.so. CUDA (issue 4) adds one line.
+// The capture domains compiled into libgsys-inject.so. CUDA is there when the CUPTI headers were found.
 #include "capture/capture_domain.h"
 
 namespace gsys::capture {
 
 CaptureDomain* NvtxCaptureDomain();
 CaptureDomain* OsrtCaptureDomain();
+#ifdef GSYS_HAVE_CUPTI
+CaptureDomain* CudaCaptureDomain();
+#endif
 
 CaptureDomain* const* AllCaptureDomains(int* count) {
-  static CaptureDomain* const domains[] = {NvtxCaptureDomain(), OsrtCaptureDomain()};
+  static CaptureDomain* const domains[] = {
+      NvtxCaptureDomain(), OsrtCaptureDomain(),
+#ifdef GSYS_HAVE_CUPTI
+      CudaCaptureDomain(),
+#endif
+  };
   *count = static_cast<int>(sizeof(domains) / sizeof(domains[0]));
   return domains;
 }

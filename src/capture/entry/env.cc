@@ -22,9 +22,23 @@ void CopyString(char* dst, size_t cap, const char* src, size_t len) {
   dst[len] = '\0';
 }
 
+// True when comma list `list` holds `word`.
+bool HasWord(const char* list, const char* word) {
+  size_t wlen = std::strlen(word);
+  for (const char* p = list; *p != '\0';) {
+    const char* end = std::strchr(p, ',');
+    size_t len = end != nullptr ? static_cast<size_t>(end - p) : std::strlen(p);
+    if (len == wlen && std::strncmp(p, word, len) == 0) return true;
+    if (end == nullptr) break;
+    p = end + 1;
+  }
+  return false;
+}
+
 void ParseTrace(const char* text, CaptureConfig* c) {
   c->trace_nvtx = false;
   c->trace_osrt = false;
+  c->trace_cuda = HasWord(text, "cuda");
   const char* p = text;
   while (*p != '\0') {
     const char* comma = std::strchr(p, ',');
@@ -80,7 +94,46 @@ void ParseRangeEnd(const char* text, CaptureConfig* c) {
   }
 }
 
+// The CUDA settings; called once the common ones are read.
+void ReadCudaConfig(const CaptureConfig& common, CudaConfig* c) {
+  c->enabled = common.enabled && common.trace_cuda;
+  std::memcpy(c->session_dir, common.session_dir, kMaxPathBytes);
+  if (const char* v = std::getenv(kEnvCudaHome)) CopyString(c->cuda_home, kMaxPathBytes, v, std::strlen(v));
+  if (const char* g = std::getenv(kEnvCudaGraphTrace); g != nullptr && std::strncmp(g, "graph", 5) == 0) {
+    c->kinds |= kCudaGraph;
+  }
+  if (const char* m = std::getenv(kEnvCudaMemoryUsage); m != nullptr && (*m == '1' || *m == 't')) {
+    c->kinds |= kCudaMemory;
+  }
+  if (const char* k = std::getenv(kEnvCudaKinds); k != nullptr && *k != '\0') c->kinds = ParseCudaKinds(k);
+  if (const char* r = std::getenv(kEnvCaptureRange)) c->profiler_api_range = std::strcmp(r, "cudaProfilerApi") == 0;
+  c->range_end = common.range_end;
+  int64_t ms = 0;
+  if (ParseI64(std::getenv(kEnvCudaFlushMs), &ms) && ms >= 1 && ms <= 250) c->flush_ms = static_cast<int>(ms);
+  c->capture_start_ns = common.capture_start_ns;
+  c->capture_stop_ns = common.capture_stop_ns;
+  c->log = common.log;
+}
+
 }  // namespace
+
+uint32_t ParseCudaKinds(const char* list) {
+  struct Word {
+    const char* name;
+    uint32_t bits;
+  };
+  static constexpr Word kWords[] = {
+      {"runtime", kCudaRuntime}, {"driver", kCudaDriver},   {"driver-launch", kCudaDriverLaunch},
+      {"kernel", kCudaKernel},   {"memcpy", kCudaMemcpy},   {"memset", kCudaMemset},
+      {"sync", kCudaSync},       {"graph", kCudaGraph},     {"memory", kCudaMemory},
+      {"overhead", kCudaOverhead},
+  };
+  uint32_t bits = 0;
+  for (const Word& w : kWords) {
+    if (HasWord(list, w.name)) bits |= w.bits;
+  }
+  return bits;
+}
 
 void ReadCaptureConfig(CaptureConfig* c) {
   const char* dir = std::getenv(kEnvSessionDir);
@@ -111,6 +164,7 @@ void ReadCaptureConfig(CaptureConfig* c) {
   size_t b = 4096;
   while (b < c->buffer_bytes) b <<= 1;
   c->buffer_bytes = b;
+  ReadCudaConfig(*c, &c->cuda);
 }
 
 }  // namespace gsys::capture

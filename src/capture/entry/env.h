@@ -11,7 +11,7 @@ namespace gsys::capture {
 
 // Directory that receives one raw stream per process. Unset: the library stays inert.
 inline constexpr const char* kEnvSessionDir = "GSYS_SESSION_DIR";
-// Comma list of capture domains: nvtx, osrt (cuda later). Default: nvtx,osrt.
+// Comma list of capture domains: cuda, nvtx, osrt. Unset: all three (nsys's default).
 inline constexpr const char* kEnvTrace = "GSYS_TRACE";
 // OS-runtime calls shorter than this many ns are not recorded. Default 1000 (nsys's).
 inline constexpr const char* kEnvOsrtThresholdNs = "GSYS_OSRT_THRESHOLD_NS";
@@ -39,10 +39,54 @@ inline constexpr const char* kEnvLog = "GSYS_LOG";
 // Event clock: "tsc" (default where the TSC is invariant) or "monotonic".
 inline constexpr const char* kEnvClock = "GSYS_CLOCK";
 
+// CUDA capture (started by InitializeInjection, which CUDA_INJECTION64_PATH makes the driver
+// call during cuInit). "graph" or "node" (default): --cuda-graph-trace.
+inline constexpr const char* kEnvCudaGraphTrace = "GSYS_CUDA_GRAPH_TRACE";
+// "1": --cuda-memory-usage=true (allocation/free records).
+inline constexpr const char* kEnvCudaMemoryUsage = "GSYS_CUDA_MEMORY_USAGE";
+// "cudaProfilerApi": -c cudaProfilerApi; recording starts at cudaProfilerStart.
+inline constexpr const char* kEnvCaptureRange = "GSYS_CAPTURE_RANGE";
+// CUPTI buffer flush period in ms (1..250). Default 200.
+inline constexpr const char* kEnvCudaFlushMs = "GSYS_CUDA_FLUSH_MS";
+// Expert/benchmark override of the CUPTI activity kinds, a comma list of: runtime, driver,
+// driver-launch, kernel, memcpy, memset, sync, graph, memory, overhead, none.
+inline constexpr const char* kEnvCudaKinds = "GSYS_CUDA_KINDS";
+// Directory of a CUDA toolkit to find libcupti in when it is not next to libcudart.
+inline constexpr const char* kEnvCudaHome = "CUDA_HOME";
+
 inline constexpr size_t kMaxPathBytes = 1024;
 inline constexpr size_t kMaxTriggerBytes = 256;
 
 enum class RangeEnd { kStop, kStopShutdown, kRepeat, kNone };
+
+// Bit set of what CUPTI records.
+enum CudaKindBits : uint32_t {
+  kCudaRuntime = 1u << 0,
+  kCudaDriver = 1u << 1,        // every driver API call
+  kCudaDriverLaunch = 1u << 2,  // only driver launch/graph-launch calls (Triton, CUDA graphs)
+  kCudaKernel = 1u << 3,
+  kCudaMemcpy = 1u << 4,
+  kCudaMemset = 1u << 5,
+  kCudaSync = 1u << 6,
+  kCudaGraph = 1u << 7,  // one record per graph launch instead of per node
+  kCudaMemory = 1u << 8,
+  kCudaOverhead = 1u << 9,
+};
+
+// The CUDA part of the settings, handed to capture/cupti as one value.
+struct CudaConfig {
+  bool enabled = false;  // GSYS_SESSION_DIR set and "cuda" in GSYS_TRACE
+  char session_dir[kMaxPathBytes] = {};
+  char cuda_home[kMaxPathBytes] = {};
+  uint32_t kinds = kCudaRuntime | kCudaDriverLaunch | kCudaKernel | kCudaMemcpy | kCudaMemset |
+                   kCudaSync;
+  bool profiler_api_range = false;
+  RangeEnd range_end = RangeEnd::kStopShutdown;
+  int flush_ms = 200;
+  int64_t capture_start_ns = 0;  // -y/-d window (CLOCK_MONOTONIC), 0 = unbounded
+  int64_t capture_stop_ns = 0;
+  bool log = false;
+};
 
 // The parsed settings. Plain data with fixed-size strings: no allocation at init.
 struct CaptureConfig {
@@ -51,6 +95,7 @@ struct CaptureConfig {
   char inject_path[kMaxPathBytes] = {};
   bool trace_nvtx = true;
   bool trace_osrt = true;
+  bool trace_cuda = true;
   int64_t osrt_threshold_ns = 1000;
   size_t buffer_bytes = 512 * 1024;
   size_t memory_limit_bytes = 64u << 20;
@@ -66,9 +111,13 @@ struct CaptureConfig {
   int range_repeat = 0;  // repeat count; 0 = unlimited
   bool log = false;
   bool allow_tsc = true;
+  CudaConfig cuda;
 };
 
 // Reads the GSYS_* variables. Never fails: bad values fall back to defaults.
 void ReadCaptureConfig(CaptureConfig* config);
+
+// Parses a GSYS_CUDA_KINDS list into CudaKindBits; unknown words are ignored.
+uint32_t ParseCudaKinds(const char* list);
 
 }  // namespace gsys::capture

@@ -13,7 +13,9 @@ class EnvTest : public ::testing::Test {
  protected:
   void SetUp() override {
     for (const char* v : {kEnvSessionDir, kEnvTrace, kEnvNvtxCapture, kEnvCaptureRangeEnd,
-                          kEnvBufferBytes, kEnvOsrtThresholdNs}) {
+                          kEnvBufferBytes, kEnvOsrtThresholdNs, kEnvCudaGraphTrace,
+                          kEnvCudaMemoryUsage, kEnvCaptureRange, kEnvCudaKinds, kEnvCudaFlushMs,
+                          kEnvCaptureStartNs}) {
       unsetenv(v);
     }
   }
@@ -65,6 +67,36 @@ TEST_F(EnvTest, TriggerAnyDomainAndDefaultDomain) {
   EXPECT_FALSE(d.trigger_any_domain);
   EXPECT_STREQ(d.trigger_domain, "");
   EXPECT_EQ(d.range_end, RangeEnd::kStopShutdown);
+}
+
+TEST_F(EnvTest, CudaFollowsTraceListAndFlags) {
+  setenv(kEnvSessionDir, "/tmp/s", 1);
+  setenv(kEnvTrace, "nvtx,osrt", 1);
+  CaptureConfig off;
+  ReadCaptureConfig(&off);
+  EXPECT_FALSE(off.cuda.enabled);
+  setenv(kEnvTrace, "cuda,nvtx", 1);
+  setenv(kEnvCudaGraphTrace, "graph", 1);
+  setenv(kEnvCudaMemoryUsage, "1", 1);
+  setenv(kEnvCaptureRange, "cudaProfilerApi", 1);
+  setenv(kEnvCaptureRangeEnd, "stop", 1);
+  setenv(kEnvCudaFlushMs, "50", 1);
+  setenv(kEnvCaptureStartNs, "123", 1);
+  CaptureConfig c;
+  ReadCaptureConfig(&c);
+  EXPECT_TRUE(c.cuda.enabled);
+  EXPECT_FALSE(c.trace_osrt);
+  EXPECT_STREQ(c.cuda.session_dir, "/tmp/s");
+  EXPECT_NE(c.cuda.kinds & kCudaGraph, 0u);
+  EXPECT_NE(c.cuda.kinds & kCudaMemory, 0u);
+  EXPECT_TRUE(c.cuda.profiler_api_range);
+  EXPECT_EQ(c.cuda.range_end, RangeEnd::kStop);
+  EXPECT_EQ(c.cuda.flush_ms, 50);
+  EXPECT_EQ(c.cuda.capture_start_ns, 123);
+  setenv(kEnvCudaKinds, "kernel,runtime", 1);
+  CaptureConfig k;
+  ReadCaptureConfig(&k);
+  EXPECT_EQ(k.cuda.kinds, static_cast<uint32_t>(kCudaKernel | kCudaRuntime));
 }
 
 }  // namespace

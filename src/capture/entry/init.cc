@@ -70,7 +70,7 @@ bool EnsureInitialized() {
       g_context.stream_id = MonotonicNs();
       if (SinkInit(c, g_context.stream_id)) {
         g_context.active = true;
-        g_recording.store(!c.nvtx_trigger, std::memory_order_release);
+        g_recording.store(!c.nvtx_trigger && !c.cuda.profiler_api_range, std::memory_order_release);
         ForEachDomain([](CaptureDomain* d) { d->Start(g_context.config); });
         pthread_atfork(OnForkPrepare, OnForkParent, OnForkChild);
         std::atexit(OnExit);

@@ -8,7 +8,9 @@
 # (c) import time of the gsys capture of (a).
 set -u
 B=$1; OUT=$2; REPS=${3:-3}
-INJ=$B/src/capture/cupti/libgsys-cuda-inject.so
+# libgsys-inject.so through CUDA_INJECTION64_PATH alone (no LD_PRELOAD): CUDA capture only.
+INJ=$B/lib/libgsys-inject.so
+export GSYS_TRACE=cuda
 BARE=$B/bench-cuda/libbare-cupti-inject.so
 LOOP=$B/bench-cuda/launch_loop
 TORCH=$(dirname "$0")/torch_loop.py
@@ -52,8 +54,8 @@ fi
 rm -rf "$S"/*
 env GSYS_SESSION_DIR="$S" CUDA_INJECTION64_PATH="$INJ" "$LOOP" 1000000 | tee -a "$LOG"
 du -sh "$S" | tee -a "$LOG"
-"$B/tests/gpu/gsys_cuda_report" "$S" "$OUT/import_bench.sqlite" | sed 's/^/c:/' | tee -a "$LOG"
-rm -f "$OUT/import_bench.sqlite"
+/usr/bin/time -f "c: gsys import %e s, %M KiB" "$B/bin/gsys" import "$S" -o "$OUT/import_bench.gsys-rep" 2>&1 | tee -a "$LOG"
+rm -f "$OUT/import_bench.gsys-rep"
 rm -rf "$S"
 python3 - "$LOG" <<'PY' | tee "$OUT/bench_summary.txt"
 import re, statistics, sys

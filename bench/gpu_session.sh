@@ -9,8 +9,11 @@
 # (c) nsys stats vs gsys stats on nsys's export (must be byte-identical), and per-name
 #     kernel/memcpy/memset/API counts of the nsys export vs the gsys report;
 # (d) overhead: 200k empty launches and the torch loop, none/gsys/nsys interleaved x3, medians.
+# The device tool returns at most 8 files: reports stay in a temp dir, the small logs are packed
+# into OUTDIR/logs.tgz, and a digest (failed tests, diff heads, medians) goes to stdout.
 set -u
-OUT=$(mkdir -p "$1" && cd "$1" && pwd)
+OUT=$(mkdir -p "$1" && cd "$1" && pwd)/logs
+mkdir -p "$OUT"
 T0=$(date +%s)
 left() { echo $((400 - ($(date +%s) - T0))); }  # seconds left of the 400 s plan
 ROOT=$PWD
@@ -24,7 +27,7 @@ NSYS_ENV="LD_LIBRARY_PATH=$NSYS_LIBS${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"  # ns
 PROGS=$B/tests/gpu/progs
 LOOP=$B/bench-cuda/launch_loop
 TORCH_LOOP=$ROOT/bench/cuda/torch_loop.py
-W=$OUT/work; mkdir -p "$W"
+W=$(mktemp -d)
 log() { echo "[$(( $(date +%s) - T0 ))s] $*" | tee -a "$OUT/session.log"; }
 
 {
@@ -138,3 +141,9 @@ for bench in ("launch", "torch"):
         print(f"{bench:7s} {tool:5s} median {med:7.3f} us  added {added:>7s}  runs {' '.join(f'{x:.3f}' for x in v)}")
 PY
 log "done"
+{
+  echo "== failed gpu tests"; grep -E '\*\*\*Failed|\(Failed\)|FAIL' "$OUT/ctest_gpu.log" | head -20
+  for f in "$OUT"/stats_*.diff "$OUT"/counts_*.diff; do echo "== $(basename "$f")"; head -12 "$f"; done
+  cat "$OUT/overhead_summary.txt"
+} | tee "$OUT/../digest.txt"
+tar -C "$OUT" -czf "$OUT/../logs.tgz" . && rm -rf "$OUT" "$W"

@@ -79,6 +79,11 @@ Result<std::unique_ptr<TimelineSource>> TimelineSource::Open(report::ReportReade
                         reader.db().Prepare("SELECT value FROM StringIds WHERE id = ?"));
   source->string_lookup_ = std::make_unique<report::Statement>(std::move(lookup));
   GSYS_RETURN_IF_ERROR(source->LoadDomains());
+  Result<report::Database> raw = report::Database::Open(reader.path(), report::Database::Mode::kReadOnly);
+  if (raw.ok()) {
+    source->raw_ = std::make_unique<report::Database>(std::move(raw).value());
+    if (!source->raw_->Exec("PRAGMA mmap_size = 0").ok()) source->raw_.reset();
+  }
   constexpr const char* kOrder = " ORDER BY start, end DESC";
   struct Table {
     EventKind kind;
@@ -117,7 +122,11 @@ Result<std::unique_ptr<TimelineSource>> TimelineSource::Open(report::ReportReade
 }
 
 Status TimelineSource::AddCursor(EventKind kind, const std::string& table, const std::string& sql) {
-  GSYS_ASSIGN_OR_RETURN(report::Statement stmt, reader_.db().Prepare(sql));
+  // Tables already in the canonical layout are read over raw_ (bounded sort memory); others (old
+  // nsys layouts, small) through the reader's canonical views.
+  Result<report::Statement> prepared = raw_ ? raw_->Prepare(sql) : reader_.db().Prepare(sql);
+  if (!prepared.ok()) prepared = reader_.db().Prepare(sql);
+  GSYS_ASSIGN_OR_RETURN(report::Statement stmt, std::move(prepared));
   auto cursor = std::make_unique<Cursor>(Cursor{kind, table, std::move(stmt)});
   GSYS_ASSIGN_OR_RETURN(cursor->has_row, cursor->stmt.Step());
   if (cursor->has_row) {

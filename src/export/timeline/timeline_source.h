@@ -52,6 +52,9 @@ class TimelineSource {
   Status DecodeOsrt(Cursor& cursor);
 
   report::ReportReader& reader_;
+  // A second read-only connection with the default temp_store: the reader keeps temp objects in
+  // memory, which also makes SQLite sort entirely in memory; here sorts spill to temp files.
+  std::unique_ptr<report::Database> raw_;
   std::vector<std::unique_ptr<Cursor>> cursors_;
   Cursor* current_ = nullptr;  // produced the last event; stepped on the next call
   TimelineEvent event_;

@@ -6,7 +6,6 @@ namespace gsys::cli {
 
 std::unique_ptr<Subcommand> MakeStatsCommand();
 std::unique_ptr<Subcommand> MakeExportCommand();
-std::unique_ptr<Subcommand> MakeExportCommand();
 std::unique_ptr<Subcommand> MakeAnalyzeCommand();
 std::unique_ptr<Subcommand> MakeProfileCommand(), MakeImportCommand();  // capture (issue 3)
 
@@ -15,7 +14,6 @@ std::vector<std::unique_ptr<Subcommand>> MakeSubcommands() {
   verbs.push_back(MakeProfileCommand());
   verbs.push_back(MakeStatsCommand());
   verbs.push_back(MakeAnalyzeCommand());
-  verbs.push_back(MakeExportCommand());
   verbs.push_back(MakeExportCommand());
   verbs.push_back(MakeImportCommand());
   return verbs;

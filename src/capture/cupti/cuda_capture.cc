@@ -44,4 +44,6 @@ void SetCudaRecording(bool on) {
   if (t != nullptr) t->SetRecording(on);
 }
 
+void ForgetCudaCaptureInChild() { g_cuda = nullptr; }
+
 }  // namespace gsys::capture::cupti

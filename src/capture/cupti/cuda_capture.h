@@ -17,5 +17,8 @@ bool StartCudaCapture(const CudaConfig& config, RangeHook hook);
 void StopCudaCapture();
 // Turns CUDA recording on or off.
 void SetCudaRecording(bool on);
+// In a forked child: forget the parent's tracer (its threads and CUPTI state did not survive
+// the fork), so the exit flush does not join a thread that does not exist. No locking.
+void ForgetCudaCaptureInChild();
 
 }  // namespace gsys::capture::cupti

@@ -41,6 +41,7 @@ class CudaDomain final : public CaptureDomain {
   // CUPTI starts from InitializeInjection, not at library load.
   void Start(const CaptureConfig&) override {}
   void FlushPending() override { cupti::StopCudaCapture(); }
+  void OnForkChild() override { cupti::ForgetCudaCaptureInChild(); }
 };
 
 }  // namespace

@@ -2,8 +2,8 @@
 // CudaSessionImport: connects ImportSession to the CudaImporter. Every stream of a session
 // (the CPU stream and the CUDA stream of each process) is decoded by a StreamImporter whose
 // foreign-record handler is Handler(): record kinds 128..255 go to one CudaImporter that
-// shares the report's StringIds and time origin. The CUDA tables are created at the first
-// CUDA record, so CPU-only reports keep their table set.
+// shares the report's StringIds and time origin. The CUDA tables that the canonical schema
+// lacks (graph trace, memory usage, context info) are created at the first CUDA record only.
 //
 // Threading: one thread, like the import.
 #pragma once

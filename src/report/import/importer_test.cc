@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "format/cuda_records.h"
 #include "format/session_meta.h"
 #include "format/stream_builder.h"
 #include "report/db/database.h"
@@ -41,8 +42,9 @@ class ImporterTest : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(dir_); }
 
-  void WriteStream(uint32_t pid, format::StreamBuilder& sb) {
-    std::ofstream out(dir_ / (std::to_string(pid) + "-1.gsysraw"), std::ios::binary);
+  void WriteStream(uint32_t pid, format::StreamBuilder& sb, uint64_t stream_id = 1) {
+    std::ofstream out(dir_ / (std::to_string(pid) + "-" + std::to_string(stream_id) + ".gsysraw"),
+                      std::ios::binary);
     out.write(reinterpret_cast<const char*>(sb.bytes().data()),
               static_cast<std::streamsize>(sb.bytes().size()));
   }
@@ -161,6 +163,40 @@ TEST_F(ImporterTest, MissingDirectoryIsNotFound) {
   auto r = ImportSession(o);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), StatusCode::kNotFound);
+}
+
+// A process's CUDA records come in a second stream (capture/cupti): one report holds both, on
+// one time origin and thread encoding, and the CUDA stream does not replace the process facts.
+TEST_F(ImporterTest, CudaStreamJoinsTheProcess) {
+  format::StreamBuilder cpu = Process(42);
+  cpu.Add(RecordKind::kNvtxPush, 7, Event(kT0 + 100, 0, "step"), "step");
+  cpu.Add(RecordKind::kNvtxPop, 7, format::NvtxPopBody{kT0 + 900, 0, 0});
+  cpu.FlushChunk(format::kChunkFinal);
+  WriteStream(42, cpu);
+  format::StreamBuilder cuda(42, 2);
+  cuda.Add(format::kCudaString, 0, format::CudaStringBody{1, 22}, "cudaLaunchKernel_v7000");
+  cuda.Add(format::kCudaString, 0, format::CudaStringBody{2, 6}, "_Z1kv");
+  format::CudaApiBody api{};
+  api.start = kT0 + 200;
+  api.end = kT0 + 300;
+  api.correlation_id = 9;
+  api.name_id = 1;
+  cuda.Add(format::kCudaApi, 7, api);
+  format::CudaKernelBody k{};
+  k.start = kT0 + 400;
+  k.end = kT0 + 5000;
+  k.correlation_id = 9;
+  k.name_id = 2;
+  cuda.Add(format::kCudaKernel, 0, k);
+  cuda.FlushChunk(format::kChunkFinal);
+  WriteStream(42, cuda, 2);
+  Database db = Import();
+  EXPECT_EQ(Count(db, "SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL"), 1);
+  EXPECT_EQ(Count(db, "SELECT start FROM CUPTI_ACTIVITY_KIND_KERNEL"), 400);
+  EXPECT_EQ(Count(db, "SELECT r.globalTid = e.globalTid FROM CUPTI_ACTIVITY_KIND_RUNTIME r, "
+                      "NVTX_EVENTS e WHERE e.eventType = 59"), 1);
+  EXPECT_EQ(Count(db, "SELECT COUNT(*) FROM PROCESSES WHERE pid = 42 AND name = 'prog'"), 1);
+  EXPECT_EQ(Count(db, "SELECT duration FROM ANALYSIS_DETAILS"), 5000);
 }
 
 TEST(DefaultReportPathTest, StripsSessionSuffix) {

@@ -54,6 +54,16 @@ constexpr CUpti_CallbackId kDriverLaunchCbids[] = {
     CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz,
 };
 
+// Runtime calls nsys does not record (absent from its exports, e.g. PyTorch's cudaGetDevice
+// around every op): left out by default, which also keeps the API counts comparable.
+constexpr CUpti_CallbackId kQuietRuntimeCbids[] = {
+    CUPTI_RUNTIME_TRACE_CBID_cudaGetDevice_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaGetLastError_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaPeekAtLastError_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaEventElapsedTime_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaEventElapsedTime_v12080,
+};
+
 }  // namespace
 
 // CUPTI checked call: logs the call text and result once, evaluates to the result.
@@ -183,6 +193,10 @@ void CuptiTracer::EnableKinds(bool on) {
     }
   };
   if (k & kCudaRuntime) set(CUPTI_ACTIVITY_KIND_RUNTIME);
+  // After the kind: enabling RUNTIME resets the per-call settings.
+  if (on && (k & kCudaRuntime) && !(k & kCudaRuntimeAll) && api_.ActivityEnableRuntimeApi != nullptr) {
+    for (CUpti_CallbackId cbid : kQuietRuntimeCbids) api_.ActivityEnableRuntimeApi(cbid, 0);
+  }
   if (k & kCudaDriver) set(CUPTI_ACTIVITY_KIND_DRIVER);
   if ((k & kCudaDriverLaunch) && !(k & kCudaDriver) && api_.ActivityEnableDriverApi != nullptr) {
     for (CUpti_CallbackId cbid : kDriverLaunchCbids) api_.ActivityEnableDriverApi(cbid, on);

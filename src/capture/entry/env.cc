@@ -126,7 +126,7 @@ uint32_t ParseCudaKinds(const char* list) {
       {"runtime", kCudaRuntime}, {"driver", kCudaDriver},   {"driver-launch", kCudaDriverLaunch},
       {"kernel", kCudaKernel},   {"memcpy", kCudaMemcpy},   {"memset", kCudaMemset},
       {"sync", kCudaSync},       {"graph", kCudaGraph},     {"memory", kCudaMemory},
-      {"overhead", kCudaOverhead},
+      {"overhead", kCudaOverhead}, {"runtime-all", kCudaRuntime | kCudaRuntimeAll},
   };
   uint32_t bits = 0;
   for (const Word& w : kWords) {

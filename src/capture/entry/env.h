@@ -49,7 +49,7 @@ inline constexpr const char* kEnvCaptureRange = "GSYS_CAPTURE_RANGE";
 // CUPTI buffer flush period in ms (1..250). Default 200.
 inline constexpr const char* kEnvCudaFlushMs = "GSYS_CUDA_FLUSH_MS";
 // Expert/benchmark override of the CUPTI activity kinds, a comma list of: runtime, driver,
-// driver-launch, kernel, memcpy, memset, sync, graph, memory, overhead, none.
+// driver-launch, kernel, memcpy, memset, sync, graph, memory, overhead, runtime-all, none.
 inline constexpr const char* kEnvCudaKinds = "GSYS_CUDA_KINDS";
 // Directory of a CUDA toolkit to find libcupti in when it is not next to libcudart.
 inline constexpr const char* kEnvCudaHome = "CUDA_HOME";
@@ -71,6 +71,7 @@ enum CudaKindBits : uint32_t {
   kCudaGraph = 1u << 7,  // one record per graph launch instead of per node
   kCudaMemory = 1u << 8,
   kCudaOverhead = 1u << 9,
+  kCudaRuntimeAll = 1u << 10,  // also the trivial runtime calls nsys leaves out (cudaGetDevice...)
 };
 
 // The CUDA part of the settings, handed to capture/cupti as one value.

@@ -213,7 +213,7 @@ def case_child(c):
     c.run("child")
     child = int(re.search(r"child pid=(\d+)", c.stdout).group(1))
     parent = c.expect("parent")
-    c.eq("kernels of the child", c.q(f"""SELECT globalPid >> 24, COUNT(*) FROM ({KERNEL_NAMES})
+    c.eq("kernels of the child", c.q(f"""SELECT (globalPid >> 24) & 0xFFFFFF, COUNT(*) FROM ({KERNEL_NAMES})
         WHERE short='gsys_child_kernel' GROUP BY 1"""), [(child, 3)])
     c.eq("raw streams of the parent (CPU only: it never used CUDA)",
          len(glob.glob(os.path.join(c.session, f"{parent}-*.gsysraw"))), 1)

@@ -5,7 +5,6 @@
 #include <mutex>
 #include <new>
 
-
 namespace gsys::capture::cupti {
 namespace {
 

@@ -4,10 +4,19 @@
 // with prepared statements inside a single transaction (bulk-load pragmas: the file is a temp
 // file renamed into place only after a successful commit, so a crash never leaves half a report).
 //
+// Bulk rows: SQLite's per-row cost is dominated by the VDBE (record building, B-tree append)
+// and by sqlite3_bind_* (~110 instructions per bound value). Plain NVTX rows are therefore
+// queued and written 64 at a time through multi-row INSERTs specialised per row *shape*
+// (event type, domain, which of end/text/textId are present): whatever is constant within a
+// shape is a SQL literal, so a push/pop row binds 4 values instead of 7. The queue is flushed
+// at the same points as a single mixed batch would be (every 64 queued rows, and at Commit),
+// so rowids are the same as when every queued row went through one statement.
+//
 // Threading: one thread.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -59,17 +68,63 @@ class ReportWriter {
   explicit ReportWriter(Database db) : db_(std::move(db)) {}
   Status Prepare();
 
+  // Transparent hashing: look up a string_view without building a std::string.
+  struct StringHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  // What is constant across the rows of one specialised NVTX statement.
+  struct NvtxShape {
+    int64_t event_type = 0;
+    int64_t domain_id = 0;
+    bool has_end = false;
+    bool has_text = false;     // text bound (else NULL)
+    bool has_text_id = false;  // textId bound (else NULL)
+    bool operator==(const NvtxShape&) const = default;
+  };
+  // The per-row values of a queued NVTX row; the rest is in its shape.
+  struct QueuedNvtx {
+    int64_t start;
+    int64_t end;
+    int64_t global_tid;
+    int64_t text_id;
+    std::string_view text;
+    uint32_t shape;  // index into nvtx_shapes_
+  };
+  struct ShapeStatements {
+    NvtxShape shape;
+    std::optional<Statement> batch;   // kBatchRows rows
+    std::optional<Statement> single;  // one row
+  };
+  struct QueuedOsrt {
+    int64_t start, end, global_tid, name_id, return_value;
+  };
+
+  // Inserts `r` at once through the general 17-column statement.
+  Status InsertNvtxRow(const NvtxRow& r);
+  Status FlushNvtxBatch();
+  // Index of `shape` in nvtx_shapes_ (prepared on first use); kNoShape past kMaxShapes.
+  Result<uint32_t> ShapeIndex(const NvtxShape& shape);
+  Result<Statement> PrepareShape(const NvtxShape& shape, int rows);
+  // Binds the values of `row` to `s` from parameter `p` on; returns the next parameter.
+  int BindShaped(sqlite3_stmt* s, int p, const QueuedNvtx& row) const;
+  Status FlushOsrtBatch();
+
   Database db_;
-  std::unordered_map<std::string, int64_t> strings_;
+  std::unordered_map<std::string, int64_t, StringHash, std::equal_to<>> strings_;
   int64_t next_string_id_ = 0;
   std::optional<Statement> string_insert_;
-  Status FlushNvtxBatch();
 
   static constexpr int kBatchRows = 64;
+  static constexpr size_t kMaxShapes = 64;
+  static constexpr uint32_t kNoShape = UINT32_MAX;
   std::optional<Statement> nvtx_insert_;
-  std::optional<Statement> nvtx_batch_insert_;
-  std::vector<NvtxRow> nvtx_batch_;
+  std::vector<ShapeStatements> nvtx_shapes_;
+  uint32_t last_shape_ = 0;
+  std::vector<QueuedNvtx> nvtx_batch_;
   std::optional<Statement> osrt_insert_;
+  std::optional<Statement> osrt_batch_insert_;
+  std::vector<QueuedOsrt> osrt_batch_;
 };
 
 }  // namespace gsys::report

@@ -151,7 +151,7 @@ Status StreamImporter::OnNvtxOpen(const RecordView& r) {
   }
   open.tid = r.tid;
   if (r.kind == RecordKind::kNvtxPush) {
-    stacks_[{r.tid, open.body.domain}].push_back(open);
+    Stack(r.tid, open.body.domain).push_back(open);
   } else {
     starts_[open.body.id] = open;
   }
@@ -187,14 +187,14 @@ Status StreamImporter::FillFromOpen(const Open& open, NvtxRow* row) {
 Status StreamImporter::OnNvtxPop(const RecordView& r) {
   format::NvtxPopBody b;
   if (!r.Body(&b)) return Malformed(), OkStatus();
-  auto it = stacks_.find({r.tid, b.domain});
-  if (it == stacks_.end() || it->second.empty()) {
+  std::vector<Open>& stack = Stack(r.tid, b.domain);
+  if (stack.empty()) {
     ++(*counters_)[ImportCounter::kUnmatchedPops];
     return OkStatus();
   }
   NvtxRow row;
-  GSYS_RETURN_IF_ERROR(FillFromOpen(it->second.back(), &row));
-  it->second.pop_back();
+  GSYS_RETURN_IF_ERROR(FillFromOpen(stack.back(), &row));
+  stack.pop_back();
   row.end = RelTicks(b.timestamp);
   row.event_type = kNvtxPushPopRange;
   ++nvtx_rows_;

@@ -82,6 +82,16 @@ class StreamImporter {
   };
 
   Status Record(const format::RecordView& r);
+  // The push/pop stack of (`tid`, `domain`); the last one used is cached because a thread's
+  // records arrive in runs (one per flushed thread buffer). std::map nodes never move.
+  std::vector<Open>& Stack(uint32_t tid, uint32_t domain) {
+    uint64_t key = (uint64_t{tid} << 32) | domain;
+    if (last_stack_ == nullptr || last_stack_key_ != key) {
+      last_stack_ = &stacks_[{tid, domain}];
+      last_stack_key_ = key;
+    }
+    return *last_stack_;
+  }
   Status OnProcessStart(const format::RecordView& r);
   Status OnNvtxOpen(const format::RecordView& r);
   Status OnNvtxPop(const format::RecordView& r);
@@ -108,6 +118,8 @@ class StreamImporter {
   ProcessFacts process_;
   std::map<uint32_t, std::string> os_names_, nvtx_names_;
   std::map<std::pair<uint32_t, uint32_t>, std::vector<Open>> stacks_;  // (tid, domain)
+  std::vector<Open>* last_stack_ = nullptr;
+  uint64_t last_stack_key_ = 0;
   std::unordered_map<uint64_t, Open> starts_;                          // range id
   std::unordered_map<uint64_t, int64_t> registered_;                   // handle -> StringIds
   std::unordered_map<uint32_t, int64_t> osrt_names_;

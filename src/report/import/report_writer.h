@@ -5,12 +5,15 @@
 // file renamed into place only after a successful commit, so a crash never leaves half a report).
 //
 // Bulk rows: SQLite's per-row cost is dominated by the VDBE (record building, B-tree append)
-// and by sqlite3_bind_* (~110 instructions per bound value). Plain NVTX rows are therefore
-// queued and written 64 at a time through multi-row INSERTs specialised per row *shape*
-// (event type, domain, which of end/text/textId are present): whatever is constant within a
-// shape is a SQL literal, so a push/pop row binds 4 values instead of 7. The queue is flushed
-// at the same points as a single mixed batch would be (every 64 queued rows, and at Commit),
-// so rowids are the same as when every queued row went through one statement.
+// and by sqlite3_bind_* (~80 instructions per integer, ~170 per text). Plain NVTX rows are
+// therefore queued and written by `INSERT INTO NVTX_EVENTS ... SELECT ... FROM
+// gsys_import_nvtx`, an eponymous virtual table (registered on this connection only, never
+// stored in the report) that yields a run of the queue: no binding, no per-row VALUES
+// coroutine. There is one statement per row *shape* (event type, domain, which of
+// end/text/textId are present); what is constant within a shape is a SQL literal, so a push/pop
+// row reads 4 values. The queue is flushed at the same points as a single mixed batch (every
+// 64 queued rows, and at Commit), one statement run per run of equal shapes, so rowids are the
+// same as when every queued row went through one multi-row INSERT.
 //
 // Threading: one thread.
 #pragma once
@@ -44,6 +47,22 @@ struct NvtxRow {
   int64_t domain_id = 0;
   uint8_t payload_type = 0;  // NVTX_PAYLOAD_TYPE_*; 0 = none
   uint64_t payload = 0;      // raw bits
+};
+
+// One queued plain NVTX row: the values that vary within its shape (see ReportWriter).
+struct QueuedNvtxRow {
+  int64_t start;
+  int64_t end;
+  int64_t global_tid;
+  int64_t text_id;
+  std::string_view text;
+  uint32_t shape;  // index of its NvtxShape in the writer
+};
+
+// The rows [begin, end) of the queue that the import's row-source virtual table yields.
+struct NvtxQueueView {
+  const QueuedNvtxRow* rows = nullptr;
+  size_t begin = 0, end = 0;
 };
 
 class ReportWriter {
@@ -82,19 +101,9 @@ class ReportWriter {
     bool has_text_id = false;  // textId bound (else NULL)
     bool operator==(const NvtxShape&) const = default;
   };
-  // The per-row values of a queued NVTX row; the rest is in its shape.
-  struct QueuedNvtx {
-    int64_t start;
-    int64_t end;
-    int64_t global_tid;
-    int64_t text_id;
-    std::string_view text;
-    uint32_t shape;  // index into nvtx_shapes_
-  };
   struct ShapeStatements {
     NvtxShape shape;
-    std::optional<Statement> batch;   // kBatchRows rows
-    std::optional<Statement> single;  // one row
+    std::optional<Statement> insert;  // INSERT ... SELECT from the queue view
   };
   struct QueuedOsrt {
     int64_t start, end, global_tid, name_id, return_value;
@@ -105,9 +114,7 @@ class ReportWriter {
   Status FlushNvtxBatch();
   // Index of `shape` in nvtx_shapes_ (prepared on first use); kNoShape past kMaxShapes.
   Result<uint32_t> ShapeIndex(const NvtxShape& shape);
-  Result<Statement> PrepareShape(const NvtxShape& shape, int rows);
-  // Binds the values of `row` to `s` from parameter `p` on; returns the next parameter.
-  int BindShaped(sqlite3_stmt* s, int p, const QueuedNvtx& row) const;
+  Result<Statement> PrepareShape(const NvtxShape& shape);
   Status FlushOsrtBatch();
 
   Database db_;
@@ -121,7 +128,8 @@ class ReportWriter {
   std::optional<Statement> nvtx_insert_;
   std::vector<ShapeStatements> nvtx_shapes_;
   uint32_t last_shape_ = 0;
-  std::vector<QueuedNvtx> nvtx_batch_;
+  std::vector<QueuedNvtxRow> nvtx_batch_;
+  NvtxQueueView nvtx_view_;  // read by the virtual table during a flush
   std::optional<Statement> osrt_insert_;
   std::optional<Statement> osrt_batch_insert_;
   std::vector<QueuedOsrt> osrt_batch_;

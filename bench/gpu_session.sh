@@ -15,7 +15,7 @@ set -u
 OUT=$(mkdir -p "$1" && cd "$1" && pwd)/logs
 mkdir -p "$OUT"
 T0=$(date +%s)
-left() { echo $((400 - ($(date +%s) - T0))); }  # seconds left of the 400 s plan
+left() { echo $((470 - ($(date +%s) - T0))); }  # seconds left of the 470 s plan
 ROOT=$PWD
 # ctest files hold absolute paths of the build machine's checkout.
 if [ "$ROOT" != /work/main ] && [ ! -e /work/main ]; then mkdir -p /work && ln -s "$ROOT" /work/main; fi
@@ -66,11 +66,19 @@ R=cuda_gpu_kern_sum,cuda_api_sum,cuda_gpu_mem_time_sum,cuda_gpu_mem_size_sum
 for name in kernels_streams copies torch; do
   X=$W/nsys_$name.sqlite
   [ -s "$X" ] || continue
-  (cd "$W" && timeout 60 env "$NSYS_ENV" "$NSYS" stats -r $R -f csv "$X") > "$OUT/stats_nsys_$name.csv" 2> "$OUT/stats_nsys_$name.err"
-  (cd "$W" && timeout 60 "$GSYS" stats -r $R -f csv "$X") > "$OUT/stats_gsys_$name.csv" 2> "$OUT/stats_gsys_$name.err"
-  if cmp -s "$OUT/stats_nsys_$name.csv" "$OUT/stats_gsys_$name.csv"; then r=IDENTICAL; else r=DIFFERENT; fi
-  diff "$OUT/stats_nsys_$name.csv" "$OUT/stats_gsys_$name.csv" > "$OUT/stats_$name.diff"
-  log "(c) stats $name: $r ($(wc -l < "$OUT/stats_nsys_$name.csv") lines)"
+  # One CSV file per report from each tool (the console lines differ by design: nsys names its
+  # Python scripts, gsys its reports), compared byte for byte.
+  (cd "$W" && timeout 60 env "$NSYS_ENV" "$NSYS" stats -r $R -f csv -o "$W/n_$name" --force-overwrite true "$X") \
+    > "$OUT/stats_nsys_$name.log" 2>&1
+  (cd "$W" && timeout 60 "$GSYS" stats -r $R -f csv -o "$W/g_$name" --force-overwrite true "$X") \
+    > "$OUT/stats_gsys_$name.log" 2>&1
+  for rep in ${R//,/ }; do
+    a=$W/n_${name}_$rep.csv; b=$W/g_${name}_$rep.csv
+    cp "$a" "$OUT/stats_nsys_${name}_$rep.csv" 2>/dev/null; cp "$b" "$OUT/stats_gsys_${name}_$rep.csv" 2>/dev/null
+    if [ -e "$a" ] && cmp -s "$a" "$b"; then r=IDENTICAL; else r=DIFFERENT; fi
+    diff "$a" "$b" > "$OUT/stats_${name}_$rep.diff" 2>&1
+    log "(c) stats $name $rep: $r ($(cat "$a" 2>/dev/null | wc -l) lines)"
+  done
 done
 cat > "$W/counts.py" <<'PY'
 import sqlite3, sys
@@ -140,10 +148,28 @@ for bench in ("launch", "torch"):
         added = f"+{med - b0:.3f}" if b0 is not None else "?"
         print(f"{bench:7s} {tool:5s} median {med:7.3f} us  added {added:>7s}  runs {' '.join(f'{x:.3f}' for x in v)}")
 PY
+# (e) gsys stats speed on synthetic reports (idle machine, pinned to 2 cores like the dev box).
+GEN=$B/bin/gsys_gen_report
+if [ -x "$GEN" ] && [ "$(left)" -gt 60 ]; then
+  timeout 60 "$GEN" --kernels 750000 --api 750000 --osrt 0 -o "$W/a.sqlite" > /dev/null 2>&1
+  for i in 1 2 3; do
+    /usr/bin/time -f "stats_a wall %e cpu %U+%S rss %M" taskset -c 0,1 "$GSYS" stats -q -f csv \
+      -r cuda_gpu_kern_sum,cuda_api_sum "$W/a.sqlite" > /dev/null 2>> "$OUT/stats_speed.txt"
+  done
+  if [ "$(left)" -gt 90 ]; then
+    timeout 90 "$GEN" --kernels 10000000 --api 10200000 --nvtx 2000000 -o "$W/b.sqlite" > /dev/null 2>&1
+    for i in 1 2 3; do
+      [ "$(left)" -gt 20 ] || break
+      /usr/bin/time -f "stats_b_default wall %e cpu %U+%S rss %M" taskset -c 0,1 "$GSYS" stats -q \
+        -f csv "$W/b.sqlite" > /dev/null 2>> "$OUT/stats_speed.txt"
+    done
+  fi
+  log "(e) $(tr '\n' ';' < "$OUT/stats_speed.txt")"
+fi
 log "done"
 {
   echo "== failed gpu tests"; grep -E '\*\*\*Failed|\(Failed\)|FAIL' "$OUT/ctest_gpu.log" | head -20
   for f in "$OUT"/stats_*.diff "$OUT"/counts_*.diff; do echo "== $(basename "$f")"; head -12 "$f"; done
-  cat "$OUT/overhead_summary.txt"
+  cat "$OUT/overhead_summary.txt"; cat "$OUT/stats_speed.txt" 2>/dev/null
 } | tee "$OUT/../digest.txt"
 tar -C "$OUT" -czf "$OUT/../logs.tgz" . && rm -rf "$OUT" "$W"

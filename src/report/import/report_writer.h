@@ -74,7 +74,7 @@ class ReportWriter {
   // StringIds id of `text`, inserting it when new.
   Result<int64_t> Intern(std::string_view text);
   // Rows without range id, category, color, end thread or payload (the bulk of push/pop
-  // ranges) are batched into multi-row INSERTs; `row.text` must stay valid until Commit.
+  // ranges) are queued and inserted 64 at a time; `row.text` must stay valid until Commit.
   Status InsertNvtx(const NvtxRow& row);
   Status InsertOsrt(int64_t start, int64_t end, int64_t global_tid, int64_t name_id,
                     int64_t return_value);

@@ -129,8 +129,11 @@ Status Emit(const std::string& shown_input, const PlannedJob& p, const TableRunO
   GSYS_ASSIGN_OR_RETURN(TableOutcome outcome, std::move(result));
   bool console = p.destination.kind == DestinationKind::kConsole;
   if (outcome.skipped) {
+    // As nsys 2025.3.1 does (seen on the H200 machine): a skipped report sent to a file leaves
+    // a zero-byte file and says "PROCESSED (EMPTY RESULTS)" before the SKIPPED line.
+    if (p.destination.kind == DestinationKind::kFile) GSYS_RETURN_IF_ERROR(Deliver(p, "", options));
     if (!options.quiet) {
-      PrintOut(processing + "... " + (console ? "\n" : "SKIPPED\n"));
+      PrintOut(processing + "... " + (console ? "\n" : "PROCESSED (EMPTY RESULTS)\n\n"));
       PrintOut("SKIPPED: " + outcome.skip_reason + "\n\n");
     }
     return OkStatus();
@@ -152,7 +155,7 @@ Status Emit(const std::string& shown_input, const PlannedJob& p, const TableRunO
   GSYS_RETURN_IF_ERROR(Deliver(p, text, options));
   if (!options.quiet) {
     PrintOut(processing + "... PROCESSED" +
-             (empty ? std::string(" (EMPTY RESULTS)") : std::string()) + "\n");
+             (empty ? std::string(" (EMPTY RESULTS)") : std::string()) + "\n\n");
   }
   return OkStatus();
 }

@@ -156,6 +156,18 @@ class StatsCliTest(unittest.TestCase):
                          ["out_cuda_gpu_kern_sum.json", "out_nvtx_sum.csv"])
         self.assertIn("PROCESSED", proc.stdout)
 
+    def test_skipped_report_to_file_is_empty_like_nsys(self):
+        # nsys 2025.3.1 on the H200 machine: a zero-byte file, "PROCESSED (EMPTY RESULTS)",
+        # a blank line, then the SKIPPED line (bench/results/gpu_session_h200_2026-11-29b).
+        base = os.path.join(self.tmp, "r")
+        proc = gsys("stats", "-r", "osrt_sum,cuda_api_sum", "-o", base, self.fixture)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(os.path.getsize(base + "_osrt_sum.csv"), 0)
+        self.assertGreater(os.path.getsize(base + "_cuda_api_sum.csv"), 0)
+        self.assertIn("_osrt_sum.csv]... PROCESSED (EMPTY RESULTS)\n\nSKIPPED: %s does not "
+                      "contain OS Runtime trace data.\n\n" % self.fixture, proc.stdout)
+        self.assertIn("_cuda_api_sum.csv]... PROCESSED\n\n", proc.stdout)
+
     def test_pipe_to_command(self):
         target = os.path.join(self.tmp, "piped.txt")
         proc = gsys("stats", "-r", "cuda_gpu_kern_sum", "-o", "@tee " + target, self.fixture)

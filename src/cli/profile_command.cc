@@ -4,6 +4,7 @@
 // the capture environment (launcher/), then import the session into the report.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -12,6 +13,7 @@
 #include "cli/flags.h"
 #include "cli/subcommand.h"
 #include "common/strings.h"
+#include "export/exporter.h"
 #include "format/session_meta.h"
 #include "launcher/capture_env.h"
 #include "launcher/launcher.h"
@@ -52,6 +54,8 @@ const std::vector<FlagSpec>& ProfileFlags() {
        "Signal sent to the target when the session ends first. Default: sigterm."},
       {"wait", 0, FlagValue::kRequired, "primary|all", "Wait for the primary or all processes (default)."},
       {"stats", 0, FlagValue::kBool, "", "Run gsys stats on the report afterwards."},
+      {"export", 0, FlagValue::kRequired, "TYPE[,TYPE]",
+       "Also export the report (perfetto, chrome, jsonlines, csv, sqlite; none)."},
       {"osrt-threshold", 0, FlagValue::kRequired, "NS",
        "Do not record OS runtime calls shorter than this. Default: 1000."},
       {"show-output", 'w', FlagValue::kBool, "", "Show the target's stdout/stderr. Default: true."},
@@ -167,6 +171,7 @@ struct Plan {
   std::string report_pattern;  // expanded except %p
   std::string report_path;     // final, once the pid is known
   bool force = false, stats = false;
+  std::vector<std::string> exports;  // --export types, validated before the target starts
   format::SessionMeta meta;
 };
 
@@ -245,6 +250,10 @@ Result<int> ProfileCommand::Run(const std::vector<std::string>& args) {
                  GroupThousands(std::to_string(sum->cuda_api_calls)).c_str());
   }
   for (const auto& w : sum->warnings) std::fprintf(stderr, "gsys: warning: %s\n", w.c_str());
+  for (const auto& type : plan.exports) {
+    Status exported = export_::ExportReport(sum->report_path, type, "", plan.force);
+    if (!exported.ok()) std::fprintf(stderr, "%s\n", exported.message().c_str());
+  }
   if (plan.stats) {
     std::fflush(stderr);
     auto rc = MakeStatsCommand()->Run({sum->report_path});
@@ -293,6 +302,14 @@ Status BuildPlan(const ParsedFlags& flags, Plan* plan) {
   plan->launch.show_output = flags.Bool("show-output", true);
   plan->force = flags.Bool("force-overwrite", false);
   plan->stats = flags.Bool("stats", false);
+  for (const auto& type : Split(flags.Last("export").value_or("none"), ',')) {
+    if (type == "none") continue;
+    std::vector<std::string> names = export_::ExporterNames();
+    if (std::find(names.begin(), names.end(), type) == names.end()) {
+      return Bad("bad --export type '" + type + "' (expected " + Join(names, ", ") + " or none)");
+    }
+    plan->exports.push_back(type);
+  }
   c.inject_library = InjectLibraryPath();
   if (c.inject_library.empty()) return Error(StatusCode::kNotFound, "profile: cannot find libgsys-inject.so next to gsys (set GSYS_INJECT_LIBRARY)");
   GSYS_RETURN_IF_ERROR(ApplyCudaFlags(flags, &c));

@@ -6,6 +6,7 @@ margins of several hundred ms around -y/-d windows and the 250 ms flush bound).
 
 usage: e2e.py --build BUILD_DIR CASE"""
 import argparse
+import json
 import os
 import signal
 import sqlite3
@@ -292,6 +293,22 @@ def case_stats():
     p, r = profile("--stats=true", prog(), "nested", "5", expect_rc=0)
     if "outer" not in p.stdout:
         fail(f"--stats output lacks the nvtx_sum rows:\n{p.stdout}\n{p.stderr}")
+
+
+def case_export():
+    # --export writes the timeline beside the report; the Chrome JSON holds every NVTX range.
+    p, r = profile("--export=chrome,perfetto", prog(), "nested", "5", expect_rc=0)
+    trace = os.path.join(TMP, "r.json")
+    if not os.path.exists(trace) or not os.path.exists(os.path.join(TMP, "r.pftrace")):
+        fail(f"--export wrote no chrome/perfetto file:\n{os.listdir(TMP)}\n{p.stderr}")
+    with open(trace) as f:
+        events = json.load(f)
+    events = events["traceEvents"] if isinstance(events, dict) else events
+    ranges = sum(1 for e in events if e.get("ph") == "X" and e.get("cat", "").lower().startswith("nvtx"))
+    if count(r, "eventType = 59") == 0:
+        fail("the nested program recorded no push/pop ranges")
+    eq(ranges, count(r, "eventType = 59"), "NVTX slices in the chrome export")
+    profile("--export=bogus", "true", expect_rc=2, output="bad_export")
 
 
 def main():

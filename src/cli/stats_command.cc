@@ -6,44 +6,19 @@
 #include "cli/output.h"
 #include "cli/stats_runner.h"
 #include "cli/subcommand.h"
+#include "cli/table_flags.h"
 
 namespace gsys::cli {
 namespace {
 
 const std::vector<FlagSpec>& StatsFlags() {
-  static const std::vector<FlagSpec> kFlags = {
+  static const std::vector<FlagSpec> kFlags = TableVerbFlags(
       {"report", 'r', FlagValue::kRequired, "NAME[:ARG...][,...]",
        "Reports to run (comma lists, repeatable). Default: the default set\n"
        "(see --help-reports)."},
-      {"format", 'f', FlagValue::kRequired, "NAME[:ARG...][,...]",
-       "Output format per report: column, table, csv, tsv, json, hdoc, htable.\n"
-       "Default: column on the console, csv for files and commands."},
-      {"output", 'o', FlagValue::kRequired, "OUT[,...]",
-       "'-' console (default), '@CMD' pipe to a command, '.' or BASENAME:\n"
-       "write BASENAME_REPORT.EXT."},
-      {"timeunit", 0, FlagValue::kRequired, "UNIT", "Time unit for every report: ns, us, ms, s."},
-      {"filter-time", 0, FlagValue::kRequired, "[START]/[END]",
-       "Only events overlapping this window (e.g. 1s/2s500ms)."},
-      {"filter-nvtx", 0, FlagValue::kRequired, "RANGE[@DOMAIN][/INDEX]",
-       "Only events inside the INDEX-th instance of an NVTX range (overrides\n"
-       "--filter-time)."},
-      {"force-overwrite", 0, FlagValue::kBool, "", "Overwrite existing output files."},
-      {"force-export", 0, FlagValue::kBool, "",
-       "Accepted for nsys compatibility; reports are read directly."},
-      {"sqlite", 0, FlagValue::kRequired, "FILE", "SQLite export to use for a .nsys-rep input."},
-      {"quiet", 'q', FlagValue::kNone, "", "Print only the reports and errors."},
       {"help-reports", 0, FlagValue::kOptional, "NAME|ALL", "List reports, or describe one."},
-      {"help-formats", 0, FlagValue::kOptional, "NAME|ALL", "List formats, or describe one."},
-      {"help", 'h', FlagValue::kNone, "", "Show this help."},
-  };
+      "report");
   return kFlags;
-}
-
-// --help-reports / --help-formats take an optional name, given inline or as the next word.
-std::string HelpTopic(const ParsedFlags& flags, const std::string& name) {
-  std::string topic = flags.Last(name).value_or("");
-  if (topic.empty() && !flags.positionals().empty()) topic = flags.positionals().front();
-  return topic;
 }
 
 class StatsCommand : public Subcommand {
@@ -78,33 +53,12 @@ class StatsCommand : public Subcommand {
     }
     if (flags.Has("help-formats")) {
       std::string topic = HelpTopic(flags, "help-formats");
-      PrintOut(analysis::FormatHelp(topic.empty() ? "" : topic));
+      PrintOut(analysis::FormatHelp(topic));
       return 0;
     }
-    StatsOptions options;
-    options.inputs = flags.positionals();
-    if (options.inputs.empty()) {
-      return Error(StatusCode::kInvalidArgument,
-                   "stats: no input report given (usage: gsys stats [options] REPORT...)");
-    }
-    options.report_flags = flags.All("report");
-    options.format_flags = flags.All("format");
-    options.output_flags = flags.All("output");
-    if (auto unit = flags.Last("timeunit")) {
-      auto normalized = analysis::NormalizeTimeUnit(*unit);
-      if (!normalized.ok()) return normalized.status();
-      options.timeunit = normalized.value();
-    }
-    if (auto window = flags.Last("filter-time")) {
-      auto parsed = ParseTimeWindow(*window);
-      if (!parsed.ok()) return Error(StatusCode::kInvalidArgument, "stats: --filter-time: " + parsed.status().message());
-      options.filter_time = parsed.value();
-    }
-    options.filter_nvtx = flags.Last("filter-nvtx");
-    options.sqlite_path = flags.Last("sqlite");
-    options.force_overwrite = flags.Bool("force-overwrite", false);
-    options.quiet = flags.Has("quiet");
-    return RunStats(options);
+    TableRunOptions options;
+    GSYS_RETURN_IF_ERROR(ParseTableRunOptions("stats", flags, &options));
+    return RunStats(options, flags.All("report"));
   }
 };
 

@@ -6,26 +6,15 @@
 
 namespace gsys::cli {
 
-Result<int> RunStats(const StatsOptions& options) {
+Result<int> RunStats(const TableRunOptions& options, const std::vector<std::string>& report_flags) {
   std::vector<analysis::ReportRequest> requests;
-  if (options.report_flags.empty()) {
+  if (report_flags.empty()) {
     for (const auto& name : analysis::DefaultReports()) requests.push_back({name, {}});
   } else {
-    GSYS_ASSIGN_OR_RETURN(requests, analysis::ParseReportList(options.report_flags));
+    GSYS_ASSIGN_OR_RETURN(requests, analysis::ParseReportList(report_flags));
   }
   std::vector<TableJob> jobs;
   for (const auto& r : requests) jobs.push_back({r.name, r.args});
-  TableRunOptions run;
-  run.verb = "stats";
-  run.inputs = options.inputs;
-  run.format_flags = options.format_flags;
-  run.output_flags = options.output_flags;
-  run.timeunit = options.timeunit;
-  run.filter_time = options.filter_time;
-  run.filter_nvtx = options.filter_nvtx;
-  run.sqlite_path = options.sqlite_path;
-  run.force_overwrite = options.force_overwrite;
-  run.quiet = options.quiet;
   auto run_report = [](report::ReportReader& reader, const TableJob& job,
                        const std::string& shown) -> Result<TableOutcome> {
     GSYS_ASSIGN_OR_RETURN(analysis::ReportOutcome report,
@@ -37,7 +26,7 @@ Result<int> RunStats(const StatsOptions& options) {
     outcome.table = std::move(report.table);
     return outcome;
   };
-  return RunTableJobs(run, jobs, run_report);
+  return RunTableJobs(options, jobs, run_report);
 }
 
 }  // namespace gsys::cli

@@ -3,29 +3,17 @@
 // a formatter to its destination (console, file, or command), with nsys's console shape.
 #pragma once
 
-#include <optional>
 #include <string>
 #include <vector>
 
-#include "cli/time_spec.h"
+#include "cli/table_report_runner.h"
 #include "common/status.h"
 
 namespace gsys::cli {
 
-struct StatsOptions {
-  std::vector<std::string> inputs;
-  std::vector<std::string> report_flags;  // raw -r values (comma lists, repeatable)
-  std::vector<std::string> format_flags;  // raw -f values
-  std::vector<std::string> output_flags;  // raw -o values
-  std::string timeunit;                   // normalized or empty
-  std::optional<TimeWindowSpec> filter_time;
-  std::optional<std::string> filter_nvtx;
-  std::optional<std::string> sqlite_path;  // --sqlite, for .nsys-rep inputs
-  bool force_overwrite = false;
-  bool quiet = false;
-};
-
-// Returns the exit code (0 when every report ran or was skipped for lack of data).
-Result<int> RunStats(const StatsOptions& options);
+// Runs the reports named by the raw -r values `report_flags` (comma lists, repeatable; none
+// means the default set) with `options`. Returns the exit code (0 when every report ran or
+// was skipped for lack of data).
+Result<int> RunStats(const TableRunOptions& options, const std::vector<std::string>& report_flags);
 
 }  // namespace gsys::cli

@@ -2,7 +2,9 @@
 // `gsys export --type chrome`: Chrome trace-event JSON in the shape PyTorch profiler (Kineto)
 // traces use: "X" slices, "s"/"f" flows named "ac2g", "b"/"e" async NVTX ranges, "i" marks,
 // "M" metadata; GPU work on pid = device, tid = stream; args "correlation", "grid", "block",
-// "registers per thread", "shared memory", "bytes", "memory bandwidth (GB/s)".
+// "registers per thread", "shared memory", "bytes", "memory bandwidth (GB/s)". GPU memory usage
+// (MemoryUsageSource) becomes "C" counters "GPU N memory" {"bytes": N} on the process's pid,
+// merged in by time.
 #include <memory>
 #include <set>
 #include <utility>
@@ -11,6 +13,7 @@
 #include "export/json_text.h"
 #include "export/output_file.h"
 #include "export/table_filter.h"
+#include "export/timeline/memory_usage_source.h"
 #include "export/timeline/timeline_source.h"
 
 namespace gsys::export_ {
@@ -88,6 +91,27 @@ void FlowId(std::string& out, const TimelineEvent& e) {
   out.push_back('"');
 }
 
+// Writes the memory samples at or before `up_to` as "C" events.
+Status WriteMemoryUpTo(int64_t up_to, MemoryUsageSource& memory, OutputFile& file,
+                       ExportStats* stats) {
+  std::string& out = file.buffer();
+  while (true) {
+    GSYS_ASSIGN_OR_RETURN(const MemorySample* s, memory.NextUpTo(up_to));
+    if (s == nullptr) return OkStatus();
+    out.append(",\n{\"ph\":\"C\",\"cat\":\"gpu_memory\",\"name\":\"GPU ");
+    AppendInt(out, s->device_id);
+    out.append(" memory\",\"pid\":");
+    AppendInt(out, PidOf(s->global_pid));
+    out.append(",\"tid\":0,\"ts\":");
+    AppendMicros(out, s->ts);
+    out.append(",\"args\":{\"bytes\":");
+    AppendInt(out, s->bytes);
+    out.append("}}");
+    ++stats->events;
+    GSYS_RETURN_IF_ERROR(file.MaybeFlush());
+  }
+}
+
 class ChromeExporter : public Exporter {
  public:
   std::string Name() const override { return "chrome"; }
@@ -102,6 +126,8 @@ class ChromeExporter : public Exporter {
     GSYS_ASSIGN_OR_RETURN(ReportInfo info, LoadReportInfo(reader));
     GSYS_ASSIGN_OR_RETURN(std::unique_ptr<TimelineSource> source,
                           TimelineSource::Open(reader, filter));
+    GSYS_ASSIGN_OR_RETURN(std::unique_ptr<MemoryUsageSource> memory,
+                          MemoryUsageSource::Open(reader, filter));
     GSYS_ASSIGN_OR_RETURN(OutputFile out, OutputFile::Create(options.output));
     std::string& buf = out.buffer();
     buf.append("{\"schemaVersion\":1,\"displayTimeUnit\":\"ms\",\"traceName\":");
@@ -132,9 +158,11 @@ class ChromeExporter : public Exporter {
     while (true) {
       GSYS_ASSIGN_OR_RETURN(const TimelineEvent* e, source->Next());
       if (e == nullptr) break;
+      GSYS_RETURN_IF_ERROR(WriteMemoryUpTo(e->start, *memory, out, stats));
       GSYS_RETURN_IF_ERROR(WriteEvent(buf, *e, info, devices, streams, stats));
       GSYS_RETURN_IF_ERROR(out.MaybeFlush());
     }
+    GSYS_RETURN_IF_ERROR(WriteMemoryUpTo(INT64_MAX, *memory, out, stats));
     buf.append("\n]}\n");
     GSYS_RETURN_IF_ERROR(out.Commit());
     stats->bytes = out.bytes();

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // `gsys export --type perfetto`: TrackLayout decides the tracks, PerfettoTraceWriter encodes.
+// GPU memory usage (MemoryUsageSource) is merged in by time as counter events.
 #include <algorithm>
 #include <memory>
 #include <vector>
@@ -9,6 +10,7 @@
 #include "export/perfetto/proto_writer.h"
 #include "export/perfetto/track_layout.h"
 #include "export/table_filter.h"
+#include "export/timeline/memory_usage_source.h"
 #include "export/timeline/timeline_source.h"
 
 namespace gsys::export_ {
@@ -23,6 +25,8 @@ Status WriteTracks(PerfettoTraceWriter& writer, const std::vector<TrackLayout::N
       GSYS_RETURN_IF_ERROR(writer.ProcessTrack(t.uuid, t.pid, t.name));
     } else if (t.kind == Kind::kThread) {
       GSYS_RETURN_IF_ERROR(writer.ThreadTrack(t.uuid, t.pid, t.tid, t.name));
+    } else if (t.kind == Kind::kCounter) {
+      GSYS_RETURN_IF_ERROR(writer.CounterTrack(t.uuid, t.parent_uuid, t.name));
     } else {
       GSYS_RETURN_IF_ERROR(writer.NamedTrack(t.uuid, t.parent_uuid, t.name));
     }
@@ -41,6 +45,31 @@ Status WriteEnds(PerfettoTraceWriter& writer, const std::vector<TrackLayout::End
   return OkStatus();
 }
 
+// Writes the memory samples at or before `up_to`, each after the slice ends before it, so the
+// output stays in time order.
+Status WriteMemoryUpTo(int64_t up_to, MemoryUsageSource& memory, TrackLayout& layout,
+                       PerfettoTraceWriter& writer, ExportStats* stats) {
+  std::vector<TrackLayout::End> ends;
+  std::vector<TrackLayout::NewTrack> tracks;
+  while (true) {
+    GSYS_ASSIGN_OR_RETURN(const MemorySample* s, memory.NextUpTo(up_to));
+    if (s == nullptr) return OkStatus();
+    ends.clear();
+    layout.TakeEndsUpTo(s->ts, &ends);
+    GSYS_RETURN_IF_ERROR(WriteEnds(writer, ends));
+    tracks.clear();
+    uint64_t track = layout.MemoryTrack(s->global_pid, s->device_id, &tracks);
+    GSYS_RETURN_IF_ERROR(WriteTracks(writer, tracks));
+    TrackEventFields fields;
+    fields.type = TrackEventFields::Type::kCounter;
+    fields.timestamp = Ts(s->ts);
+    fields.track_uuid = track;
+    fields.counter_value = s->bytes;
+    GSYS_RETURN_IF_ERROR(writer.Event(fields));
+    ++stats->events;
+  }
+}
+
 class PerfettoExporter : public Exporter {
  public:
   std::string Name() const override { return "perfetto"; }
@@ -55,6 +84,8 @@ class PerfettoExporter : public Exporter {
     GSYS_ASSIGN_OR_RETURN(ReportInfo info, LoadReportInfo(reader));
     GSYS_ASSIGN_OR_RETURN(std::unique_ptr<TimelineSource> source,
                           TimelineSource::Open(reader, filter));
+    GSYS_ASSIGN_OR_RETURN(std::unique_ptr<MemoryUsageSource> memory,
+                          MemoryUsageSource::Open(reader, filter));
     GSYS_ASSIGN_OR_RETURN(OutputFile out, OutputFile::Create(options.output));
     PerfettoTraceWriter writer(out);
     if (info.utc_epoch_ns) GSYS_RETURN_IF_ERROR(writer.ClockSnapshot(0, Ts(*info.utc_epoch_ns)));
@@ -64,6 +95,7 @@ class PerfettoExporter : public Exporter {
     while (true) {
       GSYS_ASSIGN_OR_RETURN(const TimelineEvent* e, source->Next());
       if (e == nullptr) break;
+      GSYS_RETURN_IF_ERROR(WriteMemoryUpTo(e->start, *memory, layout, writer, stats));
       ends.clear();
       layout.TakeEndsUpTo(e->start, &ends);
       GSYS_RETURN_IF_ERROR(WriteEnds(writer, ends));
@@ -88,6 +120,7 @@ class PerfettoExporter : public Exporter {
       GSYS_RETURN_IF_ERROR(writer.Event(fields));
       ++stats->events;
     }
+    GSYS_RETURN_IF_ERROR(WriteMemoryUpTo(INT64_MAX, *memory, layout, writer, stats));
     ends.clear();
     layout.TakeAllEnds(&ends);
     GSYS_RETURN_IF_ERROR(WriteEnds(writer, ends));

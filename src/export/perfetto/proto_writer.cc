@@ -20,11 +20,13 @@ constexpr uint32_t kSeqNeedsIncrementalState = 2;
 // TrackDescriptor
 constexpr uint32_t kTdUuid = 1, kTdName = 2, kTdProcess = 3, kTdThread = 4, kTdParent = 5,
                    kTdCounter = 8;
+// CounterDescriptor.unit; CounterDescriptor.Unit UNIT_SIZE_BYTES.
+constexpr uint32_t kCdUnit = 3, kCdUnitSizeBytes = 3;
 // ProcessDescriptor / ThreadDescriptor
 constexpr uint32_t kPdPid = 1, kPdName = 6, kThPid = 1, kThTid = 2, kThName = 5;
 // TrackEvent
 constexpr uint32_t kTeCategoryIids = 3, kTeDebug = 4, kTeType = 9, kTeNameIid = 10,
-                   kTeTrackUuid = 11, kTeDoubleCounter = 44, kTeFlowIds = 47,
+                   kTeTrackUuid = 11, kTeCounterValue = 30, kTeFlowIds = 47,
                    kTeTerminatingFlowIds = 48;
 // DebugAnnotation
 constexpr uint32_t kDaNameIid = 1, kDaInt = 4, kDaString = 6;
@@ -100,7 +102,11 @@ Status PerfettoTraceWriter::Descriptor(uint64_t uuid, uint64_t parent_uuid, std:
     p.EndNested(th);
   } else {
     p.Bytes(kTdName, name);
-    if (kind == kCounter) p.EndNested(p.BeginNested(kTdCounter));
+    if (kind == kCounter) {
+      size_t cd = p.BeginNested(kTdCounter);
+      p.Varint(kCdUnit, kCdUnitSizeBytes);
+      p.EndNested(cd);
+    }
   }
   p.EndNested(td);
   p.EndNested(packet);
@@ -175,7 +181,7 @@ Status PerfettoTraceWriter::Event(const TrackEventFields& e) {
     if (e.flow_id != 0) te.Fixed64(kTeFlowIds, e.flow_id);
     if (e.terminating_flow_id != 0) te.Fixed64(kTeTerminatingFlowIds, e.terminating_flow_id);
   }
-  if (e.type == Type::kCounter) te.Double(kTeDoubleCounter, e.counter_value);
+  if (e.type == Type::kCounter) te.Varint(kTeCounterValue, static_cast<uint64_t>(e.counter_value));
 
   ProtoBuffer p(out_.buffer());
   size_t packet = p.BeginNested(kTracePacket);

@@ -60,7 +60,7 @@ struct TrackEventFields {
   size_t num_args = 0;
   uint64_t flow_id = 0;             // flow_ids: starts (or continues) an arrow
   uint64_t terminating_flow_id = 0; // terminating_flow_ids: ends an arrow
-  double counter_value = 0;         // kCounter
+  int64_t counter_value = 0;        // kCounter (TrackEvent.counter_value)
 };
 
 // PerfettoTraceWriter: writes TracePackets of one trusted sequence into an OutputFile.
@@ -75,6 +75,7 @@ class PerfettoTraceWriter {
   Status ProcessTrack(uint64_t uuid, int64_t pid, std::string_view name);
   Status ThreadTrack(uint64_t uuid, int64_t pid, int64_t tid, std::string_view name);
   Status NamedTrack(uint64_t uuid, uint64_t parent_uuid, std::string_view name);
+  // A counter track whose values are bytes (CounterDescriptor.unit UNIT_SIZE_BYTES).
   Status CounterTrack(uint64_t uuid, uint64_t parent_uuid, std::string_view name);
   // Maps trace time `trace_ns` (BOOTTIME, the default trace clock) to UTC `realtime_ns`.
   Status ClockSnapshot(uint64_t trace_ns, uint64_t realtime_ns);

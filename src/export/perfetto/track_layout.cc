@@ -72,6 +72,18 @@ uint64_t TrackLayout::GpuTrack(int64_t device, std::vector<NewTrack>* out) {
   return uuid;
 }
 
+uint64_t TrackLayout::MemoryTrack(int64_t global_pid, int64_t device,
+                                  std::vector<NewTrack>* new_tracks) {
+  auto it = memory_.find({global_pid, device});
+  if (it != memory_.end()) return it->second;
+  uint64_t parent = ProcessTrack(global_pid, new_tracks);
+  uint64_t uuid = NewUuid();
+  memory_.emplace(std::make_pair(global_pid, device), uuid);
+  new_tracks->push_back(NewTrack{NewTrack::Kind::kCounter, uuid, parent, 0, 0,
+                                 "GPU " + std::to_string(device) + " memory (bytes)"});
+  return uuid;
+}
+
 TrackLayout::Logical& TrackLayout::LogicalTrack(const TimelineEvent& event,
                                                 std::vector<NewTrack>* out) {
   Group group = GroupOf(event.kind);

@@ -19,6 +19,7 @@ namespace gsys::export_ {
 //     thread "NAME" (tid)                    one per thread
 //       "CUDA API", "NVTX", "OS runtime"     slices of that thread (NVTX marks as instants)
 //     "NVTX start/end"                       start/end ranges of the process (async)
+//     "GPU N memory (bytes)"                 counter: that process's memory on device N
 //   "GPU N (NAME)"                           one per device
 //     "Stream S"                             kernels, copies and memsets of that stream
 //
@@ -32,7 +33,7 @@ namespace gsys::export_ {
 class TrackLayout {
  public:
   struct NewTrack {
-    enum class Kind { kProcess, kThread, kNamed } kind = Kind::kNamed;
+    enum class Kind { kProcess, kThread, kNamed, kCounter } kind = Kind::kNamed;
     uint64_t uuid = 0;
     uint64_t parent_uuid = 0;
     int64_t pid = 0;
@@ -53,6 +54,10 @@ class TrackLayout {
   // The track of `event` (a slice unless it is a mark); call TakeEndsUpTo(event.start) first.
   // Tracks created for it are appended to `new_tracks`, parents first.
   uint64_t Place(const TimelineEvent& event, std::vector<NewTrack>* new_tracks);
+
+  // The counter track of `global_pid`'s memory usage on `device` (under its process track),
+  // created on first use; new tracks are appended to `new_tracks`, parents first.
+  uint64_t MemoryTrack(int64_t global_pid, int64_t device, std::vector<NewTrack>* new_tracks);
 
   size_t tracks() const { return next_uuid_ - 1; }
   size_t open_slices() const { return heap_.size(); }
@@ -86,6 +91,7 @@ class TrackLayout {
   const ReportInfo& info_;
   uint64_t next_uuid_ = 1;
   std::map<int64_t, uint64_t> processes_, threads_, gpus_;
+  std::map<std::pair<int64_t, int64_t>, uint64_t> memory_;  // (globalPid, device) -> counter
   std::map<std::pair<int, int64_t>, Logical> logical_;
   std::priority_queue<OpenEnd, std::vector<OpenEnd>, std::greater<>> heap_;
 };

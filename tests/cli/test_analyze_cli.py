@@ -2,41 +2,19 @@
 # SPDX-License-Identifier: Apache-2.0
 """CLI tests of `gsys analyze`: bad input gives one line and the exit codes of `gsys stats`;
 rules print nsys's console shape; outputs pair with rules as in stats."""
-import argparse
-import os
-import shutil
-import subprocess
-import sys
-import tempfile
-import unittest
 
-GSYS = None
-FIXTURES = None
-MODERN = "nsys2024.6-nvfuser-hopper-matmul-nvtx.sqlite"
+import os
+
+from cli_harness import (EXIT_BAD_INPUT, EXIT_IO, EXIT_NOT_FOUND, EXIT_USAGE, CliTestCase, Paths,
+                         fixture, gsys, main)
+
 NO_MEMSET = "nsys2022.4-cuda-vectoradd-streams-memcpy.sqlite"
 
-EXIT_USAGE, EXIT_NOT_FOUND, EXIT_BAD_INPUT, EXIT_UNSUPPORTED, EXIT_IO = 2, 3, 4, 5, 6
 
-
-def gsys(*args, cwd=None):
-    return subprocess.run([GSYS, *args], capture_output=True, text=True, cwd=cwd)
-
-
-class AnalyzeCliTest(unittest.TestCase):
-    def setUp(self):
-        self.tmp = tempfile.mkdtemp(prefix="gsys-analyze-")
-        self.fixture = os.path.join(FIXTURES, MODERN)
-
-    def tearDown(self):
-        shutil.rmtree(self.tmp, ignore_errors=True)
-
+class AnalyzeCliTest(CliTestCase):
     def assertOneLineError(self, proc, code, *needles):
-        self.assertEqual(proc.returncode, code, proc.stderr)
-        lines = proc.stderr.strip().splitlines()
-        self.assertEqual(len(lines), 1, proc.stderr)
-        for needle in needles:
-            self.assertIn(needle, lines[0])
-        self.assertEqual(os.listdir(self.tmp), [])
+        super().assertOneLineError(proc, code, *needles)
+        self.assertEqual(os.listdir(self.tmp), [])  # nothing left behind
 
     def test_missing_file(self):
         path = os.path.join(self.tmp, "nope.sqlite")
@@ -78,7 +56,7 @@ class AnalyzeCliTest(unittest.TestCase):
 
     def test_console_shape_advice_and_skipped(self):
         proc = gsys("analyze", "-r", "cuda_memset_sync,gpu_gaps:gap=1,gpu_gaps",
-                    os.path.join(FIXTURES, NO_MEMSET))
+                    os.path.join(Paths.fixtures, NO_MEMSET))
         self.assertEqual(proc.returncode, 0, proc.stderr)
         out = proc.stdout
         self.assertIn("SKIPPED: ", out)
@@ -117,11 +95,11 @@ class AnalyzeCliTest(unittest.TestCase):
         self.assertIn("SKIPPED: NVTX range 'no such range' could not be found.", proc.stdout)
 
     def test_all_rules_on_every_fixture(self):
-        for name in sorted(os.listdir(FIXTURES)):
+        for name in sorted(os.listdir(Paths.fixtures)):
             if not name.endswith(".sqlite"):
                 continue
             with self.subTest(fixture=name):
-                proc = gsys("analyze", "-q", "-r", "all", os.path.join(FIXTURES, name))
+                proc = gsys("analyze", "-q", "-r", "all", os.path.join(Paths.fixtures, name))
                 self.assertEqual(proc.returncode, 0, proc.stderr)
                 self.assertEqual(proc.stderr, "")
 
@@ -131,16 +109,6 @@ class AnalyzeCliTest(unittest.TestCase):
         self.assertIn("gpu_starvation", proc.stdout)
         proc = gsys("analyze", "--help-rules", "gpu_time_util")
         self.assertIn("chunks=<number>", proc.stdout)
-
-
-def main():
-    global GSYS, FIXTURES
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--gsys", required=True)
-    parser.add_argument("--fixtures", required=True)
-    args, rest = parser.parse_known_args()
-    GSYS, FIXTURES = os.path.abspath(args.gsys), args.fixtures
-    unittest.main(argv=[sys.argv[0], *rest])
 
 
 if __name__ == "__main__":

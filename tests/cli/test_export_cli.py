@@ -2,39 +2,14 @@
 # SPDX-License-Identifier: Apache-2.0
 """CLI tests of `gsys export`: bad input gives one line, a documented exit code and no partial
 output; default output names; --tables."""
-import argparse
+
 import os
 import shutil
-import subprocess
-import sys
-import tempfile
-import unittest
 
-GSYS = None
-FIXTURES = None
-MODERN = "nsys2024.6-nvfuser-hopper-matmul-nvtx.sqlite"
-EXIT_USAGE, EXIT_NOT_FOUND, EXIT_BAD_INPUT, EXIT_IO = 2, 3, 4, 6
+from cli_harness import EXIT_BAD_INPUT, EXIT_IO, EXIT_NOT_FOUND, EXIT_USAGE, CliTestCase, gsys, main
 
 
-def gsys(*args, cwd=None):
-    return subprocess.run([GSYS, *args], capture_output=True, text=True, cwd=cwd)
-
-
-class ExportCliTest(unittest.TestCase):
-    def setUp(self):
-        self.tmp = tempfile.mkdtemp(prefix="gsys-export-cli-")
-        self.fixture = os.path.join(FIXTURES, MODERN)
-
-    def tearDown(self):
-        shutil.rmtree(self.tmp, ignore_errors=True)
-
-    def assertOneLineError(self, proc, code, *needles):
-        self.assertEqual(proc.returncode, code, proc.stderr)
-        lines = proc.stderr.strip().splitlines()
-        self.assertEqual(len(lines), 1, proc.stderr)
-        for needle in needles:
-            self.assertIn(needle, lines[0])
-
+class ExportCliTest(CliTestCase):
     def test_unknown_type_suggests(self):
         out = os.path.join(self.tmp, "x")
         proc = gsys("export", "--type", "perfeto", "-o", out, self.fixture)
@@ -123,9 +98,4 @@ class ExportCliTest(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--gsys", required=True)
-    ap.add_argument("--fixtures", required=True)
-    args, rest = ap.parse_known_args()
-    GSYS, FIXTURES = args.gsys, args.fixtures
-    unittest.main(argv=[sys.argv[0]] + rest)
+    main()

@@ -2,42 +2,16 @@
 # SPDX-License-Identifier: Apache-2.0
 """CLI tests of `gsys stats`: every bad-input path gives one line, a documented exit code
 and no partial output; output destinations behave as nsys's do."""
-import argparse
+
 import os
 import shutil
 import sqlite3
-import subprocess
-import sys
-import tempfile
-import unittest
 
-GSYS = None
-FIXTURES = None
-MODERN = "nsys2024.6-nvfuser-hopper-matmul-nvtx.sqlite"
-
-EXIT_USAGE, EXIT_NOT_FOUND, EXIT_BAD_INPUT, EXIT_UNSUPPORTED, EXIT_IO = 2, 3, 4, 5, 6
+from cli_harness import (EXIT_BAD_INPUT, EXIT_IO, EXIT_NOT_FOUND, EXIT_UNSUPPORTED, EXIT_USAGE,
+                         CliTestCase, gsys, main)
 
 
-def gsys(*args, cwd=None):
-    return subprocess.run([GSYS, *args], capture_output=True, text=True, cwd=cwd)
-
-
-class StatsCliTest(unittest.TestCase):
-    def setUp(self):
-        self.tmp = tempfile.mkdtemp(prefix="gsys-cli-")
-        self.fixture = os.path.join(FIXTURES, MODERN)
-
-    def tearDown(self):
-        shutil.rmtree(self.tmp, ignore_errors=True)
-
-    def assertOneLineError(self, proc, code, *needles):
-        self.assertEqual(proc.returncode, code, proc.stderr)
-        lines = proc.stderr.strip().splitlines()
-        self.assertEqual(len(lines), 1, proc.stderr)
-        self.assertNotIn("Traceback", proc.stderr)
-        for needle in needles:
-            self.assertIn(needle, lines[0])
-
+class StatsCliTest(CliTestCase):
     def write(self, name, data):
         path = os.path.join(self.tmp, name)
         with open(path, "wb") as f:
@@ -205,19 +179,6 @@ class StatsCliTest(unittest.TestCase):
         self.assertEqual(full.returncode, 0, full.stderr)
         self.assertEqual(cut.returncode, 0, cut.stderr)
         self.assertGreater(len(full.stdout), len(cut.stdout))
-
-
-def main():
-    global GSYS, FIXTURES
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--gsys", required=True)
-    ap.add_argument("--fixtures", required=True)
-    args, rest = ap.parse_known_args()
-    GSYS, FIXTURES = os.path.abspath(args.gsys), args.fixtures
-    result = unittest.main(argv=[sys.argv[0], *rest], exit=False, verbosity=1).result
-    print("%d passed, %d failed" % (result.testsRun - len(result.failures) - len(result.errors),
-                                    len(result.failures) + len(result.errors)))
-    sys.exit(0 if result.wasSuccessful() else 1)
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@
 #include "export/exporter.h"
 #include "export/json_text.h"
 #include "export/output_file.h"
-#include "export/table_filter.h"
+#include "export/timeline/timeline_inputs.h"
 #include "export/timeline/memory_usage_source.h"
 #include "export/timeline/timeline_source.h"
 
@@ -122,12 +122,10 @@ class ChromeExporter : public Exporter {
 
   Status Export(report::ReportReader& reader, const ExportOptions& options,
                 ExportStats* stats) override {
-    GSYS_ASSIGN_OR_RETURN(TableFilter filter, TableFilter::Parse(options.tables));
-    GSYS_ASSIGN_OR_RETURN(ReportInfo info, LoadReportInfo(reader));
-    GSYS_ASSIGN_OR_RETURN(std::unique_ptr<TimelineSource> source,
-                          TimelineSource::Open(reader, filter));
-    GSYS_ASSIGN_OR_RETURN(std::unique_ptr<MemoryUsageSource> memory,
-                          MemoryUsageSource::Open(reader, filter));
+    GSYS_ASSIGN_OR_RETURN(TimelineInputs in, OpenTimelineInputs(reader, options.tables));
+    const ReportInfo& info = in.info;
+    std::unique_ptr<TimelineSource>& source = in.events;
+    std::unique_ptr<MemoryUsageSource>& memory = in.memory;
     GSYS_ASSIGN_OR_RETURN(OutputFile out, OutputFile::Create(options.output));
     std::string& buf = out.buffer();
     buf.append("{\"schemaVersion\":1,\"displayTimeUnit\":\"ms\",\"traceName\":");

@@ -9,7 +9,7 @@
 #include "export/output_file.h"
 #include "export/perfetto/proto_writer.h"
 #include "export/perfetto/track_layout.h"
-#include "export/table_filter.h"
+#include "export/timeline/timeline_inputs.h"
 #include "export/timeline/memory_usage_source.h"
 #include "export/timeline/timeline_source.h"
 
@@ -80,12 +80,10 @@ class PerfettoExporter : public Exporter {
 
   Status Export(report::ReportReader& reader, const ExportOptions& options,
                 ExportStats* stats) override {
-    GSYS_ASSIGN_OR_RETURN(TableFilter filter, TableFilter::Parse(options.tables));
-    GSYS_ASSIGN_OR_RETURN(ReportInfo info, LoadReportInfo(reader));
-    GSYS_ASSIGN_OR_RETURN(std::unique_ptr<TimelineSource> source,
-                          TimelineSource::Open(reader, filter));
-    GSYS_ASSIGN_OR_RETURN(std::unique_ptr<MemoryUsageSource> memory,
-                          MemoryUsageSource::Open(reader, filter));
+    GSYS_ASSIGN_OR_RETURN(TimelineInputs in, OpenTimelineInputs(reader, options.tables));
+    const ReportInfo& info = in.info;
+    std::unique_ptr<TimelineSource>& source = in.events;
+    std::unique_ptr<MemoryUsageSource>& memory = in.memory;
     GSYS_ASSIGN_OR_RETURN(OutputFile out, OutputFile::Create(options.output));
     PerfettoTraceWriter writer(out);
     if (info.utc_epoch_ns) GSYS_RETURN_IF_ERROR(writer.ClockSnapshot(0, Ts(*info.utc_epoch_ns)));

@@ -8,6 +8,7 @@ std::unique_ptr<Subcommand> MakeStatsCommand();
 std::unique_ptr<Subcommand> MakeExportCommand();
 std::unique_ptr<Subcommand> MakeAnalyzeCommand();
 std::unique_ptr<Subcommand> MakeProfileCommand(), MakeImportCommand();  // capture (issue 3)
+std::unique_ptr<Subcommand> MakeUploadCommand();  // issue 7
 
 std::vector<std::unique_ptr<Subcommand>> MakeSubcommands() {
   std::vector<std::unique_ptr<Subcommand>> verbs;
@@ -16,6 +17,7 @@ std::vector<std::unique_ptr<Subcommand>> MakeSubcommands() {
   verbs.push_back(MakeAnalyzeCommand());
   verbs.push_back(MakeExportCommand());
   verbs.push_back(MakeImportCommand());
+  verbs.push_back(MakeUploadCommand());
   return verbs;
 }
 

@@ -1,0 +1,17 @@
+// SPDX-License-Identifier: Apache-2.0
+// file:// destinations: an atomic copy (temporary file in the target directory, fsync,
+// rename), so a reader of the directory never sees a partial report.
+#pragma once
+
+#include <string>
+
+#include "common/status.h"
+
+namespace gsys::upload {
+
+// Copies `local_path` to `dir` + `name`. `dir` is absolute and ends with '/'; it is created
+// (with parents) when missing. An existing file of that name is replaced.
+Status CopyFileAtomically(const std::string& local_path, const std::string& dir,
+                          const std::string& name);
+
+}  // namespace gsys::upload

@@ -16,7 +16,8 @@ declare -A allowed=(
   [analysis]="common/ report/ analysis/"
   [export]="common/ report/ analysis/ export/"
   [upload]="common/ upload/"
-  [cli]="common/ format/ launcher/ report/ analysis/ export/ upload/ cli/"
+  [html]="common/ html/"
+  [cli]="common/ format/ launcher/ report/ analysis/ export/ upload/ html/ cli/"
 )
 for module in "${!allowed[@]}"; do
   [ -d "src/$module" ] || continue

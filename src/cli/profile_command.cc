@@ -230,9 +230,15 @@ Result<int> ProfileCommand::Run(const std::vector<std::string>& args) {
   io.progress = true;
   auto sum = report::ImportSession(io);
   if (!sum.ok()) {
-    std::fprintf(stderr, "gsys: %s\ngsys: the raw capture is kept in %s (run 'gsys import' on it)\n",
-                 sum.status().message().c_str(), plan.capture.session_dir.c_str());
-    return launched->exit_code != 0 ? launched->exit_code : 1;
+    if (fs::is_directory(plan.capture.session_dir, ec)) {
+      std::fprintf(stderr, "gsys: %s\ngsys: the raw capture is kept in %s (run 'gsys import' on it)\n",
+                   sum.status().message().c_str(), plan.capture.session_dir.c_str());
+    } else {
+      std::fprintf(stderr, "gsys: the session directory %s was removed during capture: no report\n",
+                   plan.capture.session_dir.c_str());
+    }
+    // The exit code stays the target's (docs/reliability.md): a lost report is reported above.
+    return launched->exit_code;
   }
   if (std::getenv("GSYS_KEEP_SESSION") == nullptr) fs::remove_all(plan.capture.session_dir, ec);
   double secs = static_cast<double>(launched->end_monotonic_ns - launched->start_monotonic_ns) / 1e9;

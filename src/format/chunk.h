@@ -15,6 +15,10 @@ namespace gsys::format {
 inline constexpr uint32_t kChunkMagic = 0x43595347;  // "GSYC" little-endian
 // Stream files in a session directory are named "<pid>-<stream_id>.gsysraw".
 inline constexpr const char* kStreamFileSuffix = ".gsysraw";
+// A process whose capture stopped early (disk full, file size limit, write error) leaves an
+// empty marker "<pid>-<stream_id>.stopped-<reason>" beside its stream: creating an empty file
+// needs no data block, so it works on a full disk where a last chunk could not be written.
+inline constexpr const char* kStopMarkerInfix = ".stopped-";
 inline constexpr uint32_t kMaxChunkPayload = 16u << 20;
 
 enum ChunkFlags : uint32_t {

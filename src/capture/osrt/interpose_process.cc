@@ -3,6 +3,10 @@
 // repair the environment so the new image is captured too; _exit flushes (Python's os._exit
 // in multiprocessing children skips atexit).
 #include <spawn.h>
+#include <sys/mman.h>
+
+#include <cstdarg>
+#include <cstring>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -79,6 +83,97 @@ GSYS_EXPORT int execvp(const char* file, char* const argv[]) noexcept {
   return GSYS_REAL(execvpe)(file, argv, env);
 }
 
+// execl, execlp and execle: glibc implements them with an internal execve call that LD_PRELOAD
+// cannot see, so without these the pre-exec image would not flush (its last flush period lost)
+// and an image that cleared its environment would exec uncaptured. The variadic list becomes an
+// argv array (on the stack; mmap for very long lists, no malloc: this may run after vfork).
+namespace {
+
+struct ArgvFromList {
+  static constexpr int kStack = 256;
+  char* stack[kStack + 1];
+  char** argv = stack;
+  size_t mapped = 0;
+  ~ArgvFromList() {
+    if (mapped != 0) munmap(argv, mapped);
+  }
+};
+
+// Fills `out` with arg0 and the rest of `ap` up to the terminating nullptr; false when out of
+// memory. `count` is the number of arguments (without the nullptr), counted on a copy of `ap`.
+bool BuildArgv(ArgvFromList* out, const char* arg0, va_list ap, size_t count) {
+  if (count > ArgvFromList::kStack) {
+    size_t bytes = (count + 1) * sizeof(char*);
+    void* m = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED) return false;
+    out->argv = static_cast<char**>(m);
+    out->mapped = bytes;
+  }
+  out->argv[0] = const_cast<char*>(arg0);
+  for (size_t i = 1; i < count; ++i) out->argv[i] = va_arg(ap, char*);
+  out->argv[count] = nullptr;
+  return true;
+}
+
+size_t CountArgs(const char* arg0, va_list ap) {
+  size_t n = arg0 != nullptr ? 1 : 0;
+  if (arg0 == nullptr) return 0;
+  while (va_arg(ap, char*) != nullptr) ++n;
+  return n;
+}
+
+}  // namespace
+
+GSYS_EXPORT int execl(const char* path, const char* arg, ...) {
+  va_list ap, count_ap;
+  va_start(ap, arg);
+  va_copy(count_ap, ap);
+  size_t n = CountArgs(arg, count_ap);
+  va_end(count_ap);
+  ArgvFromList list;
+  bool ok = BuildArgv(&list, arg, ap, n);
+  va_end(ap);
+  if (!ok) {
+    errno = ENOMEM;
+    return -1;
+  }
+  return execve(path, list.argv, environ);
+}
+
+GSYS_EXPORT int execlp(const char* file, const char* arg, ...) {
+  va_list ap, count_ap;
+  va_start(ap, arg);
+  va_copy(count_ap, ap);
+  size_t n = CountArgs(arg, count_ap);
+  va_end(count_ap);
+  ArgvFromList list;
+  bool ok = BuildArgv(&list, arg, ap, n);
+  va_end(ap);
+  if (!ok) {
+    errno = ENOMEM;
+    return -1;
+  }
+  return execvp(file, list.argv);
+}
+
+GSYS_EXPORT int execle(const char* path, const char* arg, ...) {
+  va_list ap, count_ap;
+  va_start(ap, arg);
+  va_copy(count_ap, ap);
+  size_t n = CountArgs(arg, count_ap);
+  va_end(count_ap);
+  ArgvFromList list;
+  bool ok = BuildArgv(&list, arg, ap, n);
+  if (n != 0) (void)va_arg(ap, char*);  // the list's terminating nullptr
+  char* const* envp = va_arg(ap, char* const*);
+  va_end(ap);
+  if (!ok) {
+    errno = ENOMEM;
+    return -1;
+  }
+  return execve(path, list.argv, envp);
+}
+
 GSYS_EXPORT int posix_spawn(pid_t* pid, const char* path, const posix_spawn_file_actions_t* fa,
                             const posix_spawnattr_t* attr, char* const argv[],
                             char* const envp[]) {
@@ -107,4 +202,18 @@ GSYS_EXPORT void _Exit(int status) {
   }
   GSYS_REAL(_Exit)(status);
   __builtin_unreachable();
+}
+
+// A program that clears its environment (clearenv(), environ = nullptr) before its first NVTX
+// call would make the NVTX loader find no NVTX_INJECTION64_PATH, and lose its NVTX events
+// although the library is loaded: answer that one name from the capture's own settings.
+GSYS_EXPORT char* getenv(const char* name) noexcept {
+  char* value = GSYS_REAL(getenv)(name);
+  if (value != nullptr || name[0] != 'N' ||
+      std::strcmp(name, "NVTX_INJECTION64_PATH") != 0) {
+    return value;
+  }
+  gsys::capture::Context& ctx = gsys::capture::CaptureContext();
+  if (!ctx.active || !ctx.config.trace_nvtx || ctx.config.inject_path[0] == '\0') return value;
+  return ctx.config.inject_path;
 }

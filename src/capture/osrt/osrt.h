@@ -58,6 +58,10 @@ class OsrtScope {
 // `envp` so the new program is captured too. Returns the environment to pass on (maybe `envp`).
 char* const* OsrtPrepareExec(char* const* envp, bool flush);
 
+// The value `name` had in the environment at library init (GSYS_* and CUDA_INJECTION64_PATH
+// only), or nullptr.
+const char* CaptureEnvSnapshot(const char* name);
+
 }  // namespace gsys::capture
 
 // GSYS_REAL(fn): the real `fn`, typed like ours.

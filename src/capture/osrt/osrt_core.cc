@@ -43,7 +43,38 @@ const char* FindVar(char* const* envp, const char* name) {
   return nullptr;
 }
 
+// The GSYS_* variables (and CUDA_INJECTION64_PATH) as they were at library init, for an exec
+// from a process that cleared its environment (clearenv(), environ = nullptr): without them
+// the new image would not know its session. Static storage: no allocation at init.
+constexpr size_t kSnapshotBytes = 16384;
+constexpr size_t kSnapshotVars = 64;
+char g_snapshot_text[kSnapshotBytes];
+const char* g_snapshot[kSnapshotVars + 1];
+
+void SnapshotCaptureEnv() {
+  size_t used = 0, n = 0;
+  for (char** e = environ; e != nullptr && *e != nullptr && n < kSnapshotVars; ++e) {
+    if (std::strncmp(*e, "GSYS_", 5) != 0 && std::strncmp(*e, "CUDA_INJECTION64_PATH=", 22) != 0) {
+      continue;
+    }
+    size_t len = std::strlen(*e) + 1;
+    if (used + len > kSnapshotBytes) break;
+    std::memcpy(g_snapshot_text + used, *e, len);
+    g_snapshot[n++] = g_snapshot_text + used;
+    used += len;
+  }
+  g_snapshot[n] = nullptr;
+}
+
 }  // namespace
+
+const char* CaptureEnvSnapshot(const char* name) {
+  size_t len = std::strlen(name);
+  for (const char* const* e = g_snapshot; *e != nullptr; ++e) {
+    if (std::strncmp(*e, name, len) == 0 && (*e)[len] == '=') return *e + len + 1;
+  }
+  return nullptr;
+}
 
 char* const* OsrtPrepareExec(char* const* envp, bool flush) {
   Context& ctx = CaptureContext();
@@ -61,7 +92,7 @@ char* const* OsrtPrepareExec(char* const* envp, bool flush) {
   // may run in a vfork child.
   size_t count = 0, bytes = 0;
   for (char* const* e = envp; e != nullptr && *e != nullptr; ++e, ++count) bytes += std::strlen(*e) + 1;
-  for (char** e = environ; e != nullptr && *e != nullptr; ++e, ++count) bytes += std::strlen(*e) + 1;
+  for (const char* const* e = g_snapshot; *e != nullptr; ++e, ++count) bytes += std::strlen(*e) + 1;
   bytes += 2 * std::strlen(lib) + (preload ? std::strlen(preload) : 0) + 128;
   size_t total = (count + 4) * sizeof(char*) + bytes;
   void* mem = mmap(nullptr, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -85,8 +116,13 @@ char* const* OsrtPrepareExec(char* const* envp, bool flush) {
     add(*e, nullptr, nullptr);
   }
   if (!has_session) {
-    for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
-      if (std::strncmp(*e, "GSYS_", 5) == 0) add(*e, nullptr, nullptr);
+    // The settings this process was started with, not its (maybe cleared) current environ.
+    for (const char* const* e = g_snapshot; *e != nullptr; ++e) {
+      if (std::strncmp(*e, "CUDA_INJECTION64_PATH=", 22) == 0 &&
+          HasVar(envp, "CUDA_INJECTION64_PATH", 21)) {
+        continue;
+      }
+      add(*e, nullptr, nullptr);
     }
   }
   if (has_preload) {
@@ -109,6 +145,7 @@ class OsrtDomain final : public CaptureDomain {
   const char* Name() const override { return "osrt"; }
   bool Enabled(const CaptureConfig&) const override { return true; }  // exec/exit hooks always
   void Start(const CaptureConfig& c) override {
+    SnapshotCaptureEnv();
     g_osrt_threshold_ns = c.osrt_threshold_ns;
     g_osrt_on.store(c.trace_osrt, std::memory_order_release);
   }

@@ -132,6 +132,17 @@ bool WriteAll(const iovec* iov_in, int count) {
   return true;
 }
 
+// Leaves "<pid>-<stream_id>.stopped-<reason>" (empty) in the session directory, so the
+// importer can say why this process's capture ended early even when nothing more fits.
+void LeaveStopMarker(const char* reason) {
+  if (g.config == nullptr) return;
+  char path[kMaxPathBytes + 96];
+  std::snprintf(path, sizeof(path), "%s/%u-%lld%s%s", g.config->session_dir, g.pid,
+                static_cast<long long>(g.stream_id), format::kStopMarkerInfix, reason);
+  long fd = RawOpen(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+  if (fd >= 0) syscall(SYS_close, fd);
+}
+
 bool OpenStream() {
   char path[kMaxPathBytes + 64];
   std::snprintf(path, sizeof(path), "%s/%u-%lld%s", g.config->session_dir, g.pid,
@@ -139,6 +150,7 @@ bool OpenStream() {
   long fd = RawOpen(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   if (fd < 0) {
     int err = errno;
+    if (err != ENOENT) LeaveStopMarker("cannot-create-stream");
     SinkDisable(err == ENOENT ? "session directory is gone" : "cannot create the stream file");
     return false;
   }
@@ -192,7 +204,18 @@ void WriteChunk(uint32_t flags) {
     } else {
       ++g.write_errors;
       int err = errno;
-      SinkDisable(err == ENOSPC ? "disk full" : "write to the stream file failed");
+      // What was written stays importable: chunks are whole or cut at the end (the reader
+      // counts a cut tail). The marker tells the importer why the stream ends here.
+      if (err == ENOSPC || err == EDQUOT) {
+        LeaveStopMarker("disk-full");
+        SinkDisable("disk full");
+      } else if (err == EFBIG) {
+        LeaveStopMarker("file-size-limit");
+        SinkDisable("file size limit (RLIMIT_FSIZE) reached");
+      } else {
+        LeaveStopMarker("write-error");
+        SinkDisable("write to the stream file failed");
+      }
     }
   }
   g.chunk_used = 0;
@@ -466,6 +489,19 @@ bool SinkInit(const CaptureConfig& config, int64_t stream_id) {
   return StartWriter();
 }
 
+namespace {
+void ConsumeOwnSigxfsz(const sigset_t& pending_before) {
+  if (g.write_errors == 0 || sigismember(&pending_before, SIGXFSZ)) return;
+  sigset_t pending, xfsz;
+  sigpending(&pending);
+  if (!sigismember(&pending, SIGXFSZ)) return;
+  sigemptyset(&xfsz);
+  sigaddset(&xfsz, SIGXFSZ);
+  timespec zero{0, 0};
+  sigtimedwait(&xfsz, nullptr, &zero);
+}
+}  // namespace
+
 void SinkFlush(bool final) {
   if (g.chunk == nullptr) return;
   int saved_errno = errno;
@@ -477,10 +513,15 @@ void SinkFlush(bool final) {
   sigfillset(&async_signals);
   for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL}) sigdelset(&async_signals, sig);
   pthread_sigmask(SIG_BLOCK, &async_signals, &old_mask);
+  sigset_t pending_before;
+  sigpending(&pending_before);
   if (LockDrain(true)) {
     DrainLocked(final);
     UnlockDrain();
   }
+  // A write past RLIMIT_FSIZE raises SIGXFSZ on the writing thread, whose default action
+  // kills the process: a signal our own write caused must not reach the program.
+  ConsumeOwnSigxfsz(pending_before);
   pthread_sigmask(SIG_SETMASK, &old_mask, nullptr);
   --t_thread.guard;
   errno = saved_errno;

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <ctime>
 #include <filesystem>
 #include <map>
@@ -57,6 +58,23 @@ Result<std::vector<StreamEntry>> FindStreams(const std::string& dir) {
     return a.stream_id != b.stream_id ? a.stream_id < b.stream_id : a.path < b.path;
   });
   return streams;
+}
+
+// The capture's "<pid>-<stream_id>.stopped-<reason>" markers (format/chunk.h): one warning
+// per process whose capture stopped early, naming the reason.
+std::vector<std::string> FindStopMarkers(const std::string& dir) {
+  std::vector<std::string> found;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    std::string name = e.path().filename().string();
+    size_t at = name.find(format::kStopMarkerInfix);
+    if (at == std::string::npos) continue;
+    std::string pid = name.substr(0, name.find('-'));
+    std::string reason = name.substr(at + std::strlen(format::kStopMarkerInfix));
+    found.push_back("capture stopped early in process " + pid + ": " + reason);
+  }
+  std::sort(found.begin(), found.end());
+  return found;
 }
 
 std::string FormatTime(int64_t utc_ns, bool local) {
@@ -238,6 +256,8 @@ Result<ImportSummary> ImportSession(const ImportOptions& options) {
   if (auto m = format::ReadSessionMeta(options.session_dir); m.ok()) meta = *m;
   std::vector<std::unique_ptr<format::StreamFile>> files;
   ImportSummary sum;
+  std::vector<std::string> stopped = FindStopMarkers(options.session_dir);
+  sum.counters[ImportCounter::kCaptureWriteErrors] += stopped.size();
   for (const auto& e : entries) {
     GSYS_ASSIGN_OR_RETURN(format::StreamFile f, format::StreamFile::Open(e.path));
     sum.raw_bytes += f.size();
@@ -259,6 +279,15 @@ Result<ImportSummary> ImportSession(const ImportOptions& options) {
 
   std::string tmp = options.output_path + ".tmp-import";
   fs::remove(tmp, ec);
+  // A failed import (disk full, output removed) leaves no partial report behind.
+  struct RemoveOnError {
+    const std::string& path;
+    bool armed = true;
+    ~RemoveOnError() {
+      std::error_code e;
+      if (armed) fs::remove(path, e);
+    }
+  } cleanup{tmp};
   GSYS_ASSIGN_OR_RETURN(std::unique_ptr<ReportWriter> writer, ReportWriter::Create(tmp));
   SessionTotals totals;
   Progress progress(options.progress, options.output_path, sum.raw_bytes);
@@ -308,11 +337,13 @@ Result<ImportSummary> ImportSession(const ImportOptions& options) {
   progress.Update(sum.raw_bytes);
   if (options.force_overwrite) fs::remove(options.output_path, ec);
   fs::rename(tmp, options.output_path, ec);
+  if (!ec) cleanup.armed = false;
   if (ec) {
     return Error(StatusCode::kIoError, "import: cannot create '" + options.output_path +
                                            "': " + ec.message());
   }
   sum.report_path = options.output_path;
+  for (const auto& why : stopped) sum.warnings.push_back(why);
   for (int i = 0; i < static_cast<int>(ImportCounter::kCount); ++i) {
     auto c = static_cast<ImportCounter>(i);
     const ImportCounterInfo& info = CounterInfo(c);

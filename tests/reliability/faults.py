@@ -1,0 +1,493 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""Fault-injection tests (issue 8, docs/reliability.md): the target ends, or its environment
+breaks, in every way we know of while it emits heavy NVTX and OS-runtime traffic. For each case:
+the target's exit code and stdout match a run without gsys (stderr too, without gsys's own
+lines), the report opens, GSYS_DIAGNOSTICS says what happened, and the loss stays within the
+documented bound.
+
+usage: faults.py --build BUILD_DIR CASE     (exit 77 = skipped, with the reason printed)"""
+import argparse
+import os
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+
+ARGS = None
+TMP = None
+THREADS = 4
+BEFORE = 2000          # "before" ranges per thread, all ended long before any fault
+FLUSH_BOUND_NS = 250_000_000   # design.md decision 4: a SIGKILL loses at most this much
+
+
+def gsys():
+    return os.path.join(ARGS.build, "bin", "gsys")
+
+
+def prog():
+    return os.path.join(ARGS.build, "tests", "reliability", "gsys_fault_target")
+
+
+def fail(msg):
+    print("FAIL:", msg)
+    sys.exit(1)
+
+
+def skip(msg):
+    print("SKIP:", msg)
+    sys.exit(77)
+
+
+def eq(actual, expected, what):
+    if actual != expected:
+        fail(f"{what}: got {actual!r}, expected {expected!r}")
+
+
+def q(report, sql):
+    with sqlite3.connect(f"file:{report}?mode=ro", uri=True) as db:
+        return db.execute(sql).fetchall()
+
+
+def one(report, sql):
+    rows = q(report, sql)
+    return rows[0][0] if rows else None
+
+
+def texts(report, text):
+    return one(report, "SELECT count(*) FROM NVTX_EVENTS WHERE eventType = 59 AND "
+                       f"coalesce(text, (SELECT value FROM StringIds WHERE id = textId)) = '{text}'")
+
+
+def diag(report, name):
+    return one(report, f"SELECT value FROM GSYS_DIAGNOSTICS WHERE name = '{name}'") or 0
+
+
+def strip_gsys(err):
+    return "".join(l for l in err.splitlines(True) if not l.startswith("gsys"))
+
+
+def bare(cmd, env=None):
+    return subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=60)
+
+
+def profile(cmd, *opts, env=None, output="r", timeout=60):
+    out = os.path.join(TMP, output)
+    p = subprocess.run([gsys(), "profile", "-o", out] + list(opts) + cmd, capture_output=True,
+                       text=True, env=env, timeout=timeout)
+    return p, out + ".gsys-rep"
+
+
+def shell_rc(rc):
+    """A shell's view of an exit status (what gsys returns): 128 + N for signal N."""
+    return 128 - rc if rc < 0 else rc
+
+
+def same_as_bare(cmd, p, b, stdout=True):
+    eq(p.returncode, shell_rc(b.returncode), f"exit code of {cmd}")
+    if stdout:
+        eq(p.stdout, b.stdout, f"stdout of {cmd}")
+    eq(strip_gsys(p.stderr), strip_gsys(b.stderr), f"stderr of {cmd} (without gsys's lines)")
+
+
+def check_report_opens(r):
+    if not os.path.exists(r):
+        fail(f"no report {r}")
+    eq(one(r, "PRAGMA integrity_check"), "ok", "report integrity")
+    s = subprocess.run([gsys(), "stats", "-r", "nvtx_sum", r], capture_output=True, text=True)
+    eq(s.returncode, 0, f"gsys stats on the report ({s.stderr})")
+
+
+def check_prefixes(r, text, threads):
+    """Per thread, the `text` ranges present carry payloads 0..m-1 (no hole). Returns
+    {globalTid: (m, max end)}."""
+    rows = q(r, "SELECT globalTid, count(*), min(int64Value), max(int64Value), max(end) "
+                "FROM NVTX_EVENTS WHERE eventType = 59 AND text = '" + text + "' GROUP BY globalTid")
+    if threads is not None:
+        eq(len(rows), threads, f"threads with '{text}' ranges")
+    out = {}
+    for tid, n, lo, hi, end in rows:
+        if lo != 0 or hi != n - 1:
+            fail(f"'{text}' ranges of thread {tid:#x} have holes: {n} rows, payloads {lo}..{hi}")
+        out[tid] = (n, end)
+    return out
+
+
+def session_start(r):
+    return int(one(r, "SELECT value FROM GSYS_META WHERE name = 'session_start_monotonic_ns'"))
+
+
+# --- the target ends -------------------------------------------------------------------------
+
+def ended(end, rc, final_flush=True, extra=()):
+    """The target ends itself by `end` mid-traffic."""
+    cmd = [prog(), "traffic", str(THREADS), str(BEFORE), end, "300"]
+    b = bare(cmd)
+    eq(shell_rc(b.returncode), rc, f"bare exit code of {end}")
+    p, r = profile(cmd, "--osrt-threshold", "0", *extra)
+    same_as_bare(cmd, p, b, stdout=not end.endswith("exit"))
+    check_report_opens(r)
+    eq(texts(r, "before"), THREADS * BEFORE, "every 'before' range")
+    during = check_prefixes(r, "during", THREADS)
+    if final_flush:
+        eq(diag(r, "processes_without_exit_flush"), 0, "the process flushed at its end")
+    if end.endswith("exit"):
+        emitted = int(p.stdout.split("during ")[1])
+        present = sum(n for n, _ in during.values())
+        eq(present + diag(r, "dropped_records"), emitted, "'during' ranges present + dropped")
+    reads = one(r, "SELECT count(*) FROM OSRT_API o JOIN StringIds s ON s.id = o.nameId "
+                   "WHERE s.value = 'read'")
+    if reads < THREADS * BEFORE:
+        fail(f"OS runtime reads: {reads} < {THREADS * BEFORE}")
+    return p, r
+
+
+def case_segv():
+    ended("segv", 128 + signal.SIGSEGV)
+
+
+def case_abort():
+    ended("abort", 128 + signal.SIGABRT)
+
+
+def case_raise_term():
+    ended("term", 128 + signal.SIGTERM)
+
+
+def case_raise_int():
+    ended("int", 128 + signal.SIGINT)
+
+
+def case_exit():
+    ended("exit", 0)
+
+
+def case__exit():
+    ended("_exit", 5)
+
+
+def start(cmd, *opts, output="k"):
+    out = os.path.join(TMP, output)
+    p = subprocess.Popen([gsys(), "profile", "-o", out] + list(opts) + cmd,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = p.stdout.readline()
+    if line.strip() != "ready":
+        p.kill()
+        fail(f"target did not start: {line!r} {p.stderr.read()}")
+    return p, out
+
+
+def target_pid(session_dir):
+    for _ in range(100):
+        try:
+            with open(os.path.join(session_dir, "session.meta")) as f:
+                for line in f:
+                    if line.startswith("target_pid="):
+                        return int(line.split("=", 1)[1])
+        except FileNotFoundError:
+            pass
+        time.sleep(0.05)
+    fail("no target_pid in session.meta")
+
+
+def killed_from_outside(sig, to_gsys):
+    """A signal sent mid-traffic to the target (or to gsys, which forwards it)."""
+    cmd = [prog(), "traffic", str(THREADS), str(BEFORE), "wait"]
+    p, out = start(cmd, "--osrt-threshold", "0")
+    time.sleep(0.5)
+    kill_ns = time.monotonic_ns()
+    os.kill(p.pid if to_gsys else target_pid(out + ".gsys-session"), sig)
+    stdout, stderr = p.communicate(timeout=60)
+    eq(p.returncode, 128 + sig, "gsys exit code = the target's (128 + signal)")
+    eq(strip_gsys(stderr), "", "target stderr")
+    r = out + ".gsys-rep"
+    check_report_opens(r)
+    eq(texts(r, "before"), THREADS * BEFORE, "every 'before' range")
+    during = check_prefixes(r, "during", THREADS)
+    origin = session_start(r)
+    for tid, (n, end) in during.items():
+        lost_ns = kill_ns - (origin + end)
+        if lost_ns > FLUSH_BOUND_NS:
+            fail(f"thread {tid:#x}: last range present ended {lost_ns / 1e6:.0f} ms before the "
+                 f"kill (bound {FLUSH_BOUND_NS / 1e6:.0f} ms)")
+    lost = max(kill_ns - (origin + end) for _, end in during.values())
+    print(f"measured: worst loss window {lost / 1e6:.1f} ms before {signal.Signals(sig).name}")
+    return r
+
+
+def case_sigkill():
+    r = killed_from_outside(signal.SIGKILL, False)
+    eq(diag(r, "processes_without_exit_flush"), 1, "the SIGKILLed process is reported")
+
+
+def case_sigterm():
+    r = killed_from_outside(signal.SIGTERM, False)
+    eq(diag(r, "processes_without_exit_flush"), 0, "SIGTERM flushes")
+
+
+def case_sigint():
+    r = killed_from_outside(signal.SIGINT, True)   # Ctrl-C to gsys, forwarded
+    eq(diag(r, "processes_without_exit_flush"), 0, "SIGINT flushes")
+
+
+def case_gsys_sigterm():
+    r = killed_from_outside(signal.SIGTERM, True)
+    eq(diag(r, "processes_without_exit_flush"), 0, "SIGTERM (forwarded) flushes")
+
+
+def case_gsys_sigkill():
+    cmd = [prog(), "traffic", str(THREADS), str(BEFORE), "wait"]
+    p, out = start(cmd)
+    session = out + ".gsys-session"
+    pid = target_pid(session)
+    time.sleep(0.5)
+    p.kill()
+    p.wait()   # the target still holds the pipes: no communicate()
+    time.sleep(0.3)   # the orphaned target keeps running and flushing
+    os.kill(pid, signal.SIGTERM)
+    for _ in range(200):
+        try:
+            os.kill(pid, 0)
+            time.sleep(0.05)
+        except ProcessLookupError:
+            break
+    p.stdout.close()
+    p.stderr.close()
+    r = os.path.join(TMP, "recovered.gsys-rep")
+    imp = subprocess.run([gsys(), "import", session, "-o", r], capture_output=True, text=True)
+    eq(imp.returncode, 0, f"gsys import rc ({imp.stderr})")
+    check_report_opens(r)
+    eq(texts(r, "before"), THREADS * BEFORE, "every 'before' range, recovered by gsys import")
+    check_prefixes(r, "during", THREADS)
+
+
+# --- disk full, output removed ----------------------------------------------------------------
+
+def disk_full_check(p, b, r, cmd):
+    same_as_bare(cmd, p, b)
+    check_report_opens(r)
+    if diag(r, "capture_stopped") < 1:
+        fail(f"diagnostics do not say the capture stopped: "
+             f"{q(r, 'SELECT name, value FROM GSYS_DIAGNOSTICS')}")
+    if "disk full" not in p.stderr and "file size limit" not in p.stderr:
+        fail(f"no 'capture stopped' line on stderr:\n{p.stderr}")
+    check_prefixes(r, "before", None)
+
+
+def case_disk_full_fsize():
+    # RLIMIT_FSIZE of 256 KiB on the target (no root needed): the stream file hits it after a few
+    # chunks; the kernel answers EFBIG and raises SIGXFSZ, which must not kill the target.
+    cmd = ["/bin/sh", "-c", f"ulimit -f 512; exec {prog()} traffic {THREADS} 20000 exit 200"]
+    b = bare(cmd)
+    eq(b.returncode, 0, "bare run")
+    p, r = profile(cmd, "--osrt-threshold", "0")
+    eq(p.returncode, b.returncode, "exit code under a file size limit")
+    eq(p.stdout.split("during")[0], b.stdout.split("during")[0], "stdout")
+    check_report_opens(r)
+    if diag(r, "capture_stopped") < 1:
+        fail(f"diagnostics do not say the capture stopped: "
+             f"{q(r, 'SELECT name, value FROM GSYS_DIAGNOSTICS')}")
+    if "file size limit" not in p.stderr:
+        fail(f"no 'capture stopped: file size limit' line on stderr:\n{p.stderr}")
+    check_prefixes(r, "before", None)
+
+
+def can_mount_tmpfs(path, size):
+    if os.geteuid() != 0:
+        return False
+    os.makedirs(path, exist_ok=True)
+    return subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", path],
+                          capture_output=True).returncode == 0
+
+
+def case_disk_full_tmpfs():
+    mnt = os.path.join(TMP, "small")
+    if not can_mount_tmpfs(mnt, "1m"):
+        skip("needs root and tmpfs mounts (the RLIMIT_FSIZE case covers non-root CI)")
+    try:
+        cmd = [prog(), "traffic", str(THREADS), "20000", "exit", "200"]
+        b = bare(cmd)
+        p = subprocess.run([gsys(), "profile", "--osrt-threshold", "0", "-o",
+                            os.path.join(mnt, "r")] + cmd, capture_output=True, text=True,
+                           timeout=60)
+        print(p.stderr)
+        eq(p.returncode, b.returncode, "exit code on a full disk")
+        eq(p.stdout.split("during")[0], b.stdout.split("during")[0], "stdout")
+        if "disk full" not in p.stderr:
+            fail(f"no 'capture stopped: disk full' line on stderr:\n{p.stderr}")
+        session = os.path.join(mnt, "r.gsys-session")
+        report = os.path.join(mnt, "r.gsys-rep")
+        if not os.path.exists(report):
+            # No room for the report either: the session stays, and imports elsewhere.
+            if not os.path.isdir(session):
+                fail(f"neither report nor session left on the full disk:\n{p.stderr}")
+            if [n for n in os.listdir(mnt) if "tmp-import" in n]:
+                fail(f"a partial report was left on the full disk: {os.listdir(mnt)}")
+            report = os.path.join(TMP, "elsewhere.gsys-rep")
+            imp = subprocess.run([gsys(), "import", session, "-o", report],
+                                 capture_output=True, text=True)
+            eq(imp.returncode, 0, f"gsys import of the full disk's session ({imp.stderr})")
+        check_report_opens(report)
+        if diag(report, "capture_stopped") < 1:
+            fail("diagnostics do not say the capture stopped")
+        check_prefixes(report, "before", None)
+    finally:
+        subprocess.run(["umount", "-l", mnt], capture_output=True)
+
+
+def case_output_removed():
+    d = os.path.join(TMP, "out")
+    os.makedirs(d)
+    cmd = [prog(), "traffic", str(THREADS), str(BEFORE), "exit", "600"]
+    b = bare(cmd)
+    out = os.path.join(d, "r")
+    p = subprocess.Popen([gsys(), "profile", "-o", out, "--osrt-threshold", "0"] + cmd,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = p.stdout.readline()
+    eq(line, "ready\n", "target start")
+    shutil.rmtree(d)
+    rest, err = p.communicate(timeout=60)
+    print(err)
+    eq(p.returncode, b.returncode, "exit code after the output directory was removed")
+    eq((line + rest).split("during")[0], b.stdout.split("during")[0], "stdout")
+    if "was removed during capture: no report" not in err:
+        fail(f"gsys does not say the output went away:\n{err}")
+
+
+def case_output_readonly():
+    if os.geteuid() == 0:
+        try:
+            import pwd
+            nobody = pwd.getpwnam("nobody")
+        except KeyError:
+            skip("root without a 'nobody' user: read-only directories do not stop root")
+        # Root ignores permissions: run this case as nobody.
+        if not os.access(gsys(), os.X_OK):
+            skip("gsys not executable")
+        os.chmod(TMP, 0o777)
+        uid, gid = nobody.pw_uid, nobody.pw_gid
+        demote = lambda: (os.setgid(gid), os.setuid(uid))
+    else:
+        demote = None
+    d = os.path.join(TMP, "ro")
+    os.makedirs(d)
+    os.chmod(d, 0o777)
+    # A forked child that starts after the directory became read-only cannot create its stream.
+    cmd = ["/bin/sh", "-c", f"{prog()} nested 50; sleep 0.4; {prog()} nested 30"]
+    b = bare(cmd)
+    p = subprocess.Popen([gsys(), "profile", "-o", os.path.join(d, "r")] + cmd,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         preexec_fn=demote)
+    time.sleep(0.25)
+    for name in os.listdir(d):
+        os.chmod(os.path.join(d, name), 0o555)
+    os.chmod(d, 0o555)
+    out, err = p.communicate(timeout=60)
+    os.chmod(d, 0o777)
+    for name in os.listdir(d):
+        os.chmod(os.path.join(d, name), 0o777)
+    print(err)
+    eq(p.returncode, b.returncode, "exit code with a read-only output directory")
+    eq(out, b.stdout, "stdout")
+    if "cannot" not in err and "not writable" not in err and "Permission" not in err:
+        fail(f"gsys does not say the output became read-only:\n{err}")
+
+
+# --- unusual targets --------------------------------------------------------------------------
+
+def simple(cmd, checks, *opts, env=None, bare_env=None):
+    b = bare(cmd, env=bare_env or env)
+    p, r = profile(cmd, *opts, env=env)
+    same_as_bare(cmd, p, b)
+    check_report_opens(r)
+    for text, n in checks.items():
+        eq(texts(r, text), n, f"'{text}' ranges")
+    return p, r
+
+
+def case_closefds():
+    simple([prog(), "closefds", "100"], {"a": 100, "b": 100})
+
+
+def case_daemon():
+    simple([prog(), "daemon", "100"], {"daemon": 100})
+
+
+def case_orphan():
+    simple([prog(), "orphan", "100"], {"orphan": 100})
+
+
+def case_chdir():
+    simple([prog(), "chdir", "100"], {"cwd": 100, "cwd_child": 100})
+
+
+def case_clearenv():
+    # "noenv": NVTX after clearenv() in the same image; "outer": the image exec'd with an
+    # empty environment.
+    simple([prog(), "clearenv", "40"], {"noenv": 40, "outer": 40, "inner": 40})
+
+
+def case_reexec():
+    # execl (glibc calls its internal execve): every image flushes before the next replaces it.
+    simple([prog(), "reexec", "5", "30"], {"gen": 150})
+
+
+def case_own_handlers():
+    p, r = simple([prog(), "handlers", "100"], {"before": 100})
+    eq(p.returncode, 7, "the program's own SIGTERM handler ran")
+
+
+def case_own_segv_handler():
+    # The program's SIGSEGV handler replaced gsys's and ends the process with a raw exit_group:
+    # no gsys code runs at the end, as with SIGKILL. The promise is the SIGKILL bound: the
+    # ranges ended more than a flush period (250 ms) before are in the report.
+    p, r = simple([prog(), "handlers_segv", "100"], {"before": 100})
+    eq(p.returncode, 9, "the program's own SIGSEGV handler ran")
+    eq(diag(r, "processes_without_exit_flush"), 1, "diagnostics: the process ended unflushed")
+
+
+def case_other_preload():
+    lib = os.path.join(ARGS.build, "tests", "reliability", "libgsys_test_other_preload.so")
+    env = dict(os.environ, LD_PRELOAD=lib)
+    cmd = [prog(), "traffic", "2", "500", "exit", "100"]
+    b = bare(cmd, env=dict(env, OTHER_PRELOAD_REPORT="1"))
+    if "other_preload: reads seen" not in b.stderr:
+        fail(f"the other preload library does not work without gsys: {b.stderr}")
+    # gsys itself runs with the user's LD_PRELOAD too; only the target reports (-e).
+    p, r = profile(cmd, "--osrt-threshold", "0", "-e", "OTHER_PRELOAD_REPORT=1", env=env)
+    eq(p.returncode, b.returncode, "exit code")
+    eq(strip_gsys(p.stderr), strip_gsys(b.stderr), "stderr (the other library still reports)")
+    check_report_opens(r)
+    eq(texts(r, "before"), 1000, "'before' ranges")
+    reads = one(r, "SELECT count(*) FROM OSRT_API o JOIN StringIds s ON s.id = o.nameId "
+                   "WHERE s.value = 'read'")
+    if reads < 1000:
+        fail(f"gsys recorded {reads} reads with another preload library present")
+
+
+def main():
+    global ARGS, TMP
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", required=True)
+    ap.add_argument("case")
+    ARGS = ap.parse_args()
+    ARGS.build = os.path.abspath(ARGS.build)
+    fn = globals().get("case_" + ARGS.case)
+    if fn is None:
+        fail(f"unknown case {ARGS.case}")
+    tmp = tempfile.mkdtemp(prefix="gsys_fault_")
+    try:
+        TMP = tmp
+        os.chdir(tmp)
+        fn()
+    finally:
+        os.chdir("/")
+        shutil.rmtree(tmp, ignore_errors=True)
+    print("ok:", ARGS.case)
+
+
+if __name__ == "__main__":
+    main()

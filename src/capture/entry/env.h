@@ -80,7 +80,7 @@ struct CudaConfig {
   char session_dir[kMaxPathBytes] = {};
   char cuda_home[kMaxPathBytes] = {};
   uint32_t kinds = kCudaRuntime | kCudaDriverLaunch | kCudaKernel | kCudaMemcpy | kCudaMemset |
-                   kCudaSync;
+                   kCudaSync | kCudaOverhead;
   bool profiler_api_range = false;
   RangeEnd range_end = RangeEnd::kStopShutdown;
   int flush_ms = 200;

@@ -50,6 +50,25 @@ constexpr const char* kInsertMemory =
     "pc, bytes, memKind, memoryOperationType, correlationId, streamId) "
     "VALUES (?,?,?,?,?,?,?,?,?,?,?)";
 
+constexpr const char* kInsertOverhead =
+    "INSERT INTO PROFILER_OVERHEAD (start, end, globalTid, nameId, returnValue) VALUES (?,?,?,?,?)";
+
+// CUpti_ActivityOverheadKind -> the names nsys gives CUPTI's overhead rows.
+std::string_view OverheadName(uint32_t kind) {
+  switch (kind) {
+    case 1: return "CUPTI: Driver compiler";
+    case 1u << 16: return "CUPTI: Buffer flush";
+    case 2u << 16: return "CUPTI: Instrumentation";
+    case 3u << 16: return "CUPTI: Resource";
+    case 4u << 16: return "CUPTI: Runtime triggered module loading";
+    case 5u << 16: return "CUPTI: Lazy function loading";
+    case 6u << 16: return "CUPTI: Command buffer full";
+    case 7u << 16: return "CUPTI: Activity buffer request";
+    case 8u << 16: return "CUPTI: UVM activity init";
+    default: return "CUPTI: Unknown";
+  }
+}
+
 }  // namespace
 
 CudaImporter::~CudaImporter() = default;
@@ -61,7 +80,7 @@ Status CudaImporter::Begin() {
     const char* sql;
   } stmts[] = {{&runtime_, kInsertRuntime}, {&kernel_, kInsertKernel}, {&memcpy_, kInsertMemcpy},
                {&memset_, kInsertMemset},   {&sync_, kInsertSync},     {&graph_, kInsertGraph},
-               {&memory_, kInsertMemory}};
+               {&memory_, kInsertMemory}, {&overhead_, kInsertOverhead}};
   for (auto& s : stmts) {
     GSYS_ASSIGN_OR_RETURN(Statement st, db_->Prepare(s.sql));
     *s.stmt = std::make_unique<Statement>(std::move(st));
@@ -94,6 +113,7 @@ Status CudaImporter::Add(const CudaStreamContext& ctx, const fmt::RecordView& r)
     case static_cast<uint16_t>(fmt::kCudaSync): return AddSync(ctx, p, r);
     case static_cast<uint16_t>(fmt::kCudaGraphLaunch): return AddGraph(ctx, p, r);
     case static_cast<uint16_t>(fmt::kCudaMemory): return AddMemory(ctx, r);
+    case static_cast<uint16_t>(fmt::kCudaOverhead): return AddOverhead(ctx, r);
     case static_cast<uint16_t>(fmt::kCudaDevice): return AddDevice(ctx, r);
     case static_cast<uint16_t>(fmt::kCudaContext): {
       fmt::CudaContextBody b;
@@ -119,7 +139,7 @@ Status CudaImporter::Add(const CudaStreamContext& ctx, const fmt::RecordView& r)
     }
     case static_cast<uint16_t>(fmt::kCudaNotice): AddNotice(r); return OkStatus();
     case static_cast<uint16_t>(fmt::kCudaProfilerRange): ++stats_.profiler_ranges; return OkStatus();
-    default: return OkStatus();  // kCudaOverhead and future kinds
+    default: return OkStatus();  // future kinds
   }
   ++stats_.malformed;
   return OkStatus();
@@ -254,6 +274,16 @@ Status CudaImporter::AddMemory(const CudaStreamContext& c, const fmt::RecordView
                                 static_cast<int64_t>(b.pc), static_cast<int64_t>(b.bytes),
                                 MemKind(b.memory_kind), b.operation == 2 ? 1 : 0,
                                 NonZero(b.correlation_id), b.stream_id});
+}
+
+Status CudaImporter::AddOverhead(const CudaStreamContext& c, const fmt::RecordView& r) {
+  fmt::CudaOverheadBody b;
+  if (!r.Body(&b)) return (++stats_.malformed, OkStatus());
+  ++stats_.overheads;
+  constexpr uint32_t kObjectThread = 2;  // CUPTI_ACTIVITY_OBJECT_THREAD
+  Opt tid = b.object_kind == kObjectThread ? Opt(c.global_pid | b.object_id) : Opt();
+  return Insert(overhead_.get(), {b.start - c.time_origin, b.end - c.time_origin, tid,
+                                  intern_(OverheadName(b.overhead_kind)), 0});
 }
 
 void CudaImporter::AddNotice(const fmt::RecordView& r) {

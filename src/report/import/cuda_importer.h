@@ -43,7 +43,8 @@ struct CudaStreamContext {
 };
 
 struct CudaImportStats {
-  uint64_t api = 0, kernels = 0, memcpys = 0, memsets = 0, syncs = 0, graphs = 0, memory = 0;
+  uint64_t api = 0, kernels = 0, memcpys = 0, memsets = 0, syncs = 0, graphs = 0, memory = 0,
+           overheads = 0;
   uint64_t malformed = 0;          // records too short for their body
   uint64_t unknown_strings = 0;    // a name id with no kCudaString before it
   uint64_t unmatched_gpu = 0;      // GPU records with no API record of the same correlation id
@@ -97,6 +98,7 @@ class CudaImporter {
   Status AddSync(const CudaStreamContext& c, ProcessState& p, const format::RecordView& r);
   Status AddGraph(const CudaStreamContext& c, ProcessState& p, const format::RecordView& r);
   Status AddMemory(const CudaStreamContext& c, const format::RecordView& r);
+  Status AddOverhead(const CudaStreamContext& c, const format::RecordView& r);
   Status AddDevice(const CudaStreamContext& c, const format::RecordView& r);
   void AddNotice(const format::RecordView& r);
   void NoteGpuCorrelation(ProcessState& p, uint32_t correlation);
@@ -109,7 +111,8 @@ class CudaImporter {
   std::unordered_map<uint32_t, ProcessState> processes_;
   std::set<uint32_t> devices_written_;
   std::map<std::tuple<uint32_t, uint32_t, uint32_t>, StreamRow> stream_rows_;
-  std::unique_ptr<Statement> runtime_, kernel_, memcpy_, memset_, sync_, graph_, memory_;
+  std::unique_ptr<Statement> runtime_, kernel_, memcpy_, memset_, sync_, graph_, memory_,
+      overhead_;
   CudaImportStats stats_;
 };
 

@@ -173,5 +173,23 @@ TEST_F(CudaImporterTest, DeviceAndNotices) {
   EXPECT_EQ(Int("SELECT value FROM GSYS_DIAGNOSTICS WHERE name = 'cuda_dropped_records'"), 17);
 }
 
+TEST_F(CudaImporterTest, CuptiOverheadRowsAsNsysNamesThem) {
+  fmt::StreamBuilder b(kPid, 77);
+  // A buffer flush on thread 99 and an instrumentation overhead on device 0.
+  b.Add(fmt::kCudaOverhead, 0, fmt::CudaOverheadBody{kOrigin + 10, kOrigin + 30, 1u << 16, 2, 99, 0});
+  b.Add(fmt::kCudaOverhead, 0, fmt::CudaOverheadBody{kOrigin + 40, kOrigin + 45, 2u << 16, 3, 0, 0});
+  Import(b);
+  EXPECT_EQ(Int("SELECT count(*) FROM PROFILER_OVERHEAD"), 2);
+  EXPECT_EQ(Text("SELECT s.value FROM PROFILER_OVERHEAD p JOIN StringIds s ON s.id = p.nameId "
+                 "WHERE p.start = 10"),
+            "CUPTI: Buffer flush");
+  EXPECT_EQ(Int("SELECT globalTid FROM PROFILER_OVERHEAD WHERE start = 10"), kGlobalPid | 99);
+  EXPECT_EQ(Int("SELECT end FROM PROFILER_OVERHEAD WHERE start = 10"), 30);
+  EXPECT_EQ(Text("SELECT s.value || ':' || coalesce(p.globalTid, 'null') FROM PROFILER_OVERHEAD p "
+                 "JOIN StringIds s ON s.id = p.nameId WHERE p.start = 40"),
+            "CUPTI: Instrumentation:null");
+  EXPECT_EQ(stats_.overheads, 2u);
+}
+
 }  // namespace
 }  // namespace gsys::report

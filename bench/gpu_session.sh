@@ -15,10 +15,12 @@ set -u
 OUT=$(mkdir -p "$1" && cd "$1" && pwd)/logs
 mkdir -p "$OUT"
 T0=$(date +%s)
-left() { echo $((470 - ($(date +%s) - T0))); }  # seconds left of the 470 s plan
+left() { echo $((${PLAN_S:-470} - ($(date +%s) - T0))); }  # seconds left of the 470 s plan
 ROOT=$PWD
 # ctest files hold absolute paths of the build machine's checkout.
-if [ "$ROOT" != /work/main ] && [ ! -e /work/main ]; then mkdir -p /work && ln -s "$ROOT" /work/main; fi
+SRC=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$ROOT/build-gpu/CMakeCache.txt" 2>/dev/null)
+SRC=${SRC:-/work/main}
+if [ "$ROOT" != "$SRC" ] && [ ! -e "$SRC" ]; then mkdir -p "$(dirname "$SRC")" && ln -s "$ROOT" "$SRC"; fi
 B=$ROOT/build-gpu
 GSYS=$B/bin/gsys
 NSYS=/opt/nvidia/nsight-compute/2025.3.1/host/target-linux-x64/nsys

@@ -4,11 +4,16 @@
 //   capture_bench nvtx  N   N x (nvtxRangePushA(plain string) + nvtxRangePop)
 //   capture_bench mutex N   N x uncontended pthread_mutex_lock + unlock
 //   capture_bench read  N   N x read(/dev/zero, 1 byte)
+//   capture_bench tsc   N   N x two back-to-back __rdtsc() reads (the clock floor of a timed call)
+// BENCH_IDLE_THREAD=1 starts an idle second thread first, so the bare run is multi-threaded
+// like any process gsys has injected its writer thread into (glibc takes cheaper paths in
+// single-threaded processes, e.g. for cancellation points such as read).
 // Prints "MODE ns_per_op=X" (median of 7 rounds) and the process's peak RSS.
 #include <fcntl.h>
 #include <nvtx3/nvToolsExt.h>
 #include <pthread.h>
 #include <unistd.h>
+#include <x86intrin.h>
 
 #include <algorithm>
 #include <chrono>
@@ -33,6 +38,13 @@ double Round(const char* mode, long n, int fd) {
       pthread_mutex_lock(&mu);
       pthread_mutex_unlock(&mu);
     }
+  } else if (std::strcmp(mode, "tsc") == 0) {
+    unsigned long long sink = 0;
+    for (long i = 0; i < n; ++i) {
+      unsigned long long a = __rdtsc();
+      sink += __rdtsc() - a;
+    }
+    if (sink == 1) std::puts("");  // keeps the loop
   } else {
     for (long i = 0; i < n; ++i) {
       if (read(fd, &c, 1) != 1) std::abort();
@@ -57,11 +69,16 @@ long PeakRssKb() {
 
 int main(int argc, char** argv) {
   if (argc < 3) {
-    std::fprintf(stderr, "usage: %s nvtx|mutex|read N\n", argv[0]);
+    std::fprintf(stderr, "usage: %s nvtx|mutex|read|tsc N\n", argv[0]);
     return 2;
   }
   const char* mode = argv[1];
   long n = std::atol(argv[2]);
+  const char* idle = std::getenv("BENCH_IDLE_THREAD");
+  pthread_t idle_thread;
+  if (idle != nullptr && idle[0] == '1') {
+    pthread_create(&idle_thread, nullptr, [](void*) -> void* { pause(); return nullptr; }, nullptr);
+  }
   int fd = open("/dev/zero", O_RDONLY);
   Round(mode, n / 10, fd);  // warm up (NVTX init, lazy binding, first buffer)
   std::vector<double> rounds;

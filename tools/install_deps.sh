@@ -3,17 +3,26 @@
 # Uses sudo when not root. Safe to run repeatedly.
 set -euo pipefail
 packages=(cmake make g++ pkg-config libsqlite3-dev sqlite3 libgtest-dev libgmock-dev
-          libbenchmark-dev python3 file protobuf-compiler)
+          libbenchmark-dev python3 file protobuf-compiler
+          libssl-dev libcurl4-openssl-dev)  # upload: static libcrypto, curl headers (dlopen'ed)
+# Upload tests run s3rver from npm (tests/upload/package.json); Debian's nodejs/npm unless a
+# node is already installed.
+command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-if [ ${#missing[@]} -eq 0 ]; then
-  exit 0
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "gsys: installing missing packages: ${missing[*]}"
+  sudo_cmd=()
+  if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi
+  export DEBIAN_FRONTEND=noninteractive
+  "${sudo_cmd[@]}" apt-get update -qq
+  "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
-echo "gsys: installing missing packages: ${missing[*]}"
-sudo_cmd=()
-if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi
-export DEBIAN_FRONTEND=noninteractive
-"${sudo_cmd[@]}" apt-get update -qq
-"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+# npm packages of the upload tests, exactly as locked (never fetched during a test).
+upload_tests="$(dirname "$0")/../tests/upload"
+if [ ! -x "$upload_tests/node_modules/.bin/s3rver" ] ||
+   [ "$upload_tests/package-lock.json" -nt "$upload_tests/node_modules/.package-lock.json" ]; then
+  (cd "$upload_tests" && npm ci --no-audit --no-fund --loglevel=error)
+fi

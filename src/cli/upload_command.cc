@@ -70,7 +70,7 @@ class UploadCommand : public Subcommand {
     }
     GSYS_ASSIGN_OR_RETURN(upload::UploadOptions options, OptionsFromFlags(flags));
     bool quiet = flags.Has("quiet");
-    if (!quiet) options.log = [](const std::string& line) { std::fprintf(stderr, "gsys: %s\n", line.c_str()); };
+    if (!quiet) options.log = [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); };
     const std::string& dest = pos.back();
     int exit_code = kExitOk;
     for (size_t i = 0; i + 1 < pos.size(); ++i) {

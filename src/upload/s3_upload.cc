@@ -1,11 +1,25 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "upload/s3_upload.h"
 
+#include "upload/credential_chain.h"
+#include "upload/http_client.h"
+#include "upload/s3_client.h"
+#include "upload/s3_endpoint.h"
+
 namespace gsys::upload {
 
-Status UploadToS3(const S3UploadRequest& request, const UploadOptions&, const Environment&) {
-  return Error(StatusCode::kUnsupported,
-               "upload: " + request.display_dest + ": s3 upload is not built yet in this gsys");
+Status UploadToS3(const S3UploadRequest& request, const UploadOptions& options,
+                  const Environment& env) {
+  std::string region = ResolveRegion(env);
+  GSYS_ASSIGN_OR_RETURN(S3Location location, ResolveS3Location(request.bucket, region, env));
+  GSYS_ASSIGN_OR_RETURN(std::unique_ptr<HttpClient> http, MakeCurlHttpClient());
+  Result<AwsCredentials> credentials = ResolveCredentials(env, http.get());
+  if (!credentials.ok()) {
+    return Error(credentials.status().code(),
+                 "upload: " + request.display_dest + ": " + credentials.status().message().substr(8));
+  }
+  S3Client client(http.get(), location, *credentials, options, request.display_dest);
+  return client.Upload(request.key, request.local_path, request.size);
 }
 
 }  // namespace gsys::upload

@@ -12,6 +12,9 @@ OUTDIR=$(mkdir -p "$1" && cd "$1" && pwd)
 ROOT=$PWD
 B=$ROOT/build-gpu
 mkdir -p "$OUTDIR/costs"
+# The GPU machine has no sqlite3 shell: queries through Python, rows tab-separated.
+sqlite3() { python3 -c 'import sqlite3, sys
+for r in sqlite3.connect(sys.argv[1]).execute(sys.argv[2]): print(*r, sep="\t")' "$@"; }
 N=2000000 timeout 200 bash bench/capture/floor_bench.sh "$B" 2 > "$OUTDIR/costs/floor.txt" 2>&1
 echo "floor rc=$?" >> "$OUTDIR/costs/floor.txt"
 W=$(mktemp -d)

@@ -15,6 +15,8 @@ TRAIN=$ROOT/bench/ddp/ddp_train.py
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
 export OMP_NUM_THREADS=4 PYTHONUNBUFFERED=1
 LOG=$OUT/ddp.log
+# The GPU machine has no sqlite3 shell: one query through Python.
+sq() { python3 -c 'import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchone()[0])' "$1" "$2" 2>&1; }
 log() { echo "[$(date +%T)] $*" | tee -a "$LOG"; }
 log "gpus: $(python3 -c 'import torch; print(torch.cuda.device_count())' 2>&1)"
 TR="torchrun --standalone --nproc_per_node=2"
@@ -32,10 +34,10 @@ ls -la "$OUT" >> "$LOG"
 for r in 0 1; do
   for f in "$OUT/rank_$r.gsys-rep" "$OUT/nsys_rank_$r.sqlite"; do
     [ -s "$f" ] || { log "missing $f"; continue; }
-    log "$(basename "$f"): kernels $(sqlite3 "$f" 'SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL') nccl_kernels $(sqlite3 "$f" "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = k.shortName WHERE s.value LIKE 'nccl%'") nvtx_NCCL $(sqlite3 "$f" "SELECT count(*) FROM NVTX_EVENTS e WHERE e.eventType != 75 AND e.domainId IN (SELECT domainId FROM NVTX_EVENTS WHERE eventType = 75 AND text = 'NCCL')") train_step $(sqlite3 "$f" "SELECT count(*) FROM NVTX_EVENTS WHERE text = 'train_step'") pids $(sqlite3 "$f" 'SELECT count(DISTINCT globalPid) FROM CUPTI_ACTIVITY_KIND_KERNEL')"
+    log "$(basename "$f"): kernels $(sq "$f" 'SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL') nccl_kernels $(sq "$f" "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = k.shortName WHERE s.value LIKE 'nccl%'") nvtx_NCCL $(sq "$f" "SELECT count(*) FROM NVTX_EVENTS e WHERE e.eventType != 75 AND e.domainId IN (SELECT domainId FROM NVTX_EVENTS WHERE eventType = 75 AND text = 'NCCL')") train_step $(sq "$f" "SELECT count(*) FROM NVTX_EVENTS WHERE text = 'train_step'") pids $(sq "$f" 'SELECT count(DISTINCT globalPid) FROM CUPTI_ACTIVITY_KIND_KERNEL')"
   done
 done
-[ -s "$OUT/tree.gsys-rep" ] && log "tree.gsys-rep: pids with kernels $(sqlite3 "$OUT/tree.gsys-rep" 'SELECT count(DISTINCT globalPid) FROM CUPTI_ACTIVITY_KIND_KERNEL') kernels $(sqlite3 "$OUT/tree.gsys-rep" 'SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL')"
+[ -s "$OUT/tree.gsys-rep" ] && log "tree.gsys-rep: pids with kernels $(sq "$OUT/tree.gsys-rep" 'SELECT count(DISTINCT globalPid) FROM CUPTI_ACTIVITY_KIND_KERNEL') kernels $(sq "$OUT/tree.gsys-rep" 'SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL')"
 # Recipes (when the verb exists in this build).
 if "$GSYS" recipe --help >/dev/null 2>&1; then
   for r in nccl_sum nccl_gpu_overlap_trace nccl_gpu_time_util_map cuda_gpu_time_util_map cuda_gpu_kern_sum; do

@@ -17,3 +17,18 @@ endif()
 # Link the C++ runtime and SQLite statically so the CLI runs on other distributions
 # (the GPU machine is Ubuntu 24.04; builds happen on Debian 12).
 gsys_option(GSYS_STATIC_RUNTIME "Link libstdc++/libgcc and SQLite statically" ON)
+# libFuzzer targets (fuzz/): needs clang (CC=clang CXX=clang++); instruments every target with
+# ASan+UBSan and coverage. Without it the fuzz targets replay their seed corpora as tests.
+gsys_option(GSYS_FUZZ "Build fuzz/ as libFuzzer binaries (clang only)" OFF)
+if(GSYS_FUZZ)
+  if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+    message(FATAL_ERROR "GSYS_FUZZ needs clang: configure with CC=clang CXX=clang++")
+  endif()
+  if(GSYS_SANITIZE)
+    message(FATAL_ERROR "GSYS_FUZZ brings its own sanitizers: leave GSYS_SANITIZE empty")
+  endif()
+  add_compile_options(-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer
+                      -fno-sanitize-recover=all)
+  add_link_options(-fsanitize=address,undefined)
+  set(GSYS_STATIC_RUNTIME OFF CACHE BOOL "" FORCE)
+endif()

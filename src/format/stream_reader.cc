@@ -104,7 +104,16 @@ void StreamFile::Scan() {
     if (check == ChunkCheck::kOk || check == ChunkCheck::kUnsupportedVersion) {
       size_t end = pos + h.header_size + h.payload_size;
       if (check == ChunkCheck::kUnsupportedVersion) {
-        // A well-formed header from another version: skip the chunk as a unit.
+        // A header from another version: skip the chunk as a unit when its sizes are sane
+        // (every version's header holds at least this one's fields). A header_size of 0 used
+        // to leave `pos` in place: an endless loop on 56 crafted bytes (found by
+        // fuzz/stream_decode_fuzzer, corpus/stream_decode_fuzzer/crash-unsupported-zero-size).
+        if (h.header_size < sizeof(ChunkHeader) || h.header_size % 8 != 0 ||
+            h.payload_size > kMaxChunkPayload || h.payload_size % 8 != 0) {
+          stats_.skipped_bytes += 8;
+          pos += 8;
+          continue;
+        }
         ++stats_.unsupported_chunks;
         if (end > size_) break;
         pos = end;

@@ -105,6 +105,22 @@ TEST(StreamReaderTest, NewerVersionIsSkippedAndCounted) {
   EXPECT_EQ(f.stats().unsupported_chunks, 1u);
 }
 
+// Found by fuzz/stream_decode_fuzzer: a newer-version header with header_size 0 looped forever.
+TEST(StreamReaderTest, UnsupportedHeaderWithZeroSizeDoesNotLoop) {
+  std::vector<uint8_t> bytes(64, 0);
+  ChunkHeader h{};
+  h.magic = kChunkMagic;
+  h.format_version = kFormatVersion + 1;
+  h.header_size = 0;
+  h.payload_size = 0;
+  h.header_crc = Crc32c(&h, offsetof(ChunkHeader, header_crc));
+  std::memcpy(bytes.data(), &h, sizeof(h));
+  StreamFile f = StreamFile::FromBytes(bytes.data(), bytes.size());
+  EXPECT_EQ(f.chunks().size(), 0u);
+  EXPECT_EQ(f.stats().unsupported_chunks, 0u);
+  EXPECT_GT(f.stats().skipped_bytes, 0u);
+}
+
 TEST(StreamReaderTest, MalformedRecordStopsCursor) {
   uint8_t payload[16] = {};
   RecordHeader h{static_cast<uint16_t>(RecordKind::kNvtxPop), 64, 1};  // size past the end

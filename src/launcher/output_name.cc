@@ -69,11 +69,39 @@ std::string ReplaceAll(std::string s, char marker, const std::string& with) {
   return out;
 }
 
+// Path components of `path` that are "..".
+int DotDotComponents(const std::string& path) {
+  int n = 0;
+  size_t begin = 0;
+  for (size_t i = 0; i <= path.size(); ++i) {
+    if (i == path.size() || path[i] == '/') {
+      if (i - begin == 2 && path.compare(begin, 2, "..") == 0) ++n;
+      begin = i + 1;
+    }
+  }
+  return n;
+}
+
 }  // namespace
 
 Result<std::string> ExpandOutputPattern(const std::string& pattern, const OutputNameContext& ctx) {
   bool has_n = false;
   GSYS_ASSIGN_OR_RETURN(std::string expanded, ExpandOnce(pattern, ctx, &has_n));
+  // A %q{} value comes from the environment, which a scheduler, a job name or a serving
+  // deployment may fill: it must not climb out of the directory the pattern names. Compare
+  // with the pattern expanded with a harmless value for every variable.
+  OutputNameContext plain = ctx;
+  plain.getenv = [&ctx](const std::string& name) -> const char* {
+    return ctx.getenv && ctx.getenv(name) != nullptr ? "v" : nullptr;
+  };
+  bool plain_n = false;
+  GSYS_ASSIGN_OR_RETURN(std::string reference, ExpandOnce(pattern, plain, &plain_n));
+  if (DotDotComponents(expanded) != DotDotComponents(reference)) {
+    return Error(StatusCode::kInvalidArgument,
+                 "profile: bad --output '" + pattern +
+                     "': a %q{} value adds a '..' path component (values may not leave the "
+                     "directory the pattern names)");
+  }
   if (!has_n) return expanded;
   for (int n = 1; n < 1000000; ++n) {
     std::string candidate = ReplaceAll(expanded, '\x01', std::to_string(n));

@@ -36,6 +36,25 @@ TEST(OutputNameTest, BadPatternsAreErrors) {
   EXPECT_FALSE(ExpandOutputPattern("r%", Ctx()).ok());
 }
 
+// docs/reliability.md: a %q{} value cannot leave the directory the pattern names.
+TEST(OutputNameTest, QValuesCannotClimbOutOfTheOutputDirectory) {
+  auto env = [](const std::string& v) {
+    OutputNameContext c = Ctx();
+    c.getenv = [v](const std::string&) -> const char* { return v.c_str(); };
+    return c;
+  };
+  EXPECT_FALSE(ExpandOutputPattern("out/%q{X}", env("../../etc/cron.d/x")).ok());
+  EXPECT_FALSE(ExpandOutputPattern("out/%q{X}/r", env("..")).ok());
+  EXPECT_FALSE(ExpandOutputPattern("out/%q{X}.", env(".")).ok());
+  EXPECT_FALSE(ExpandOutputPattern("out/r_%q{X}", env("a/../../b")).ok());
+  auto err = ExpandOutputPattern("out/%q{X}", env("../x"));
+  EXPECT_NE(err.status().message().find("'..'"), std::string::npos) << err.status().message();
+  // Dots and slashes that climb nothing stay allowed; the pattern's own ".." is the user's.
+  EXPECT_EQ(ExpandOutputPattern("out/%q{X}", env("run..1")).value(), "out/run..1");
+  EXPECT_EQ(ExpandOutputPattern("out/%q{X}/r", env("rank0/a")).value(), "out/rank0/a/r");
+  EXPECT_EQ(ExpandOutputPattern("../out/%q{X}", env("r1")).value(), "../out/r1");
+}
+
 TEST(OutputNameTest, ExtensionAppendedOnce) {
   EXPECT_EQ(WithExtension("a", ".gsys-rep"), "a.gsys-rep");
   EXPECT_EQ(WithExtension("a.gsys-rep", ".gsys-rep"), "a.gsys-rep");

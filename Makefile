@@ -2,8 +2,10 @@
 JOBS ?= $(shell nproc)
 BUILD ?= build
 ASAN_BUILD ?= build-asan
+TSAN_BUILD ?= build-tsan
+FUZZ_BUILD ?= build-fuzz
 
-.PHONY: deps build build-asan demo test test-release test-asan lint clean
+.PHONY: deps build build-asan demo test test-release test-asan test-tsan test-fuzz lint clean
 
 deps:
 	@bash tools/install_deps.sh
@@ -30,7 +32,21 @@ test-release: build
 test-asan: build-asan
 	@cd $(ASAN_BUILD) && ctest --output-on-failure -j $(JOBS) -LE 'gpu|bench'
 
-test: lint test-release test-asan
+# The capture buffer/writer/flush tests under ThreadSanitizer (only that test binary is built).
+test-tsan: deps
+	@cmake -S . -B $(TSAN_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGSYS_SANITIZE=thread \
+	  -DGSYS_BUILD_BENCH=OFF -DGSYS_WERROR=ON >/dev/null
+	@cmake --build $(TSAN_BUILD) -j $(JOBS) --target gsys_capture_test
+	@cd $(TSAN_BUILD) && ctest --output-on-failure -L tsan
+
+# Every libFuzzer target for a few seconds on its seed corpus (clang; only the fuzzers are built).
+test-fuzz: deps
+	@CC=clang CXX=clang++ cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DGSYS_FUZZ=ON -DGSYS_WERROR=OFF -DGSYS_BUILD_BENCH=OFF >/dev/null
+	@cmake --build $(FUZZ_BUILD) -j $(JOBS) --target gsys_fuzzers
+	@cd $(FUZZ_BUILD) && ctest --output-on-failure -L fuzz -j $(JOBS)
+
+test: lint test-release test-asan test-tsan test-fuzz
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(TSAN_BUILD) $(FUZZ_BUILD)

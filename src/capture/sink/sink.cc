@@ -418,6 +418,11 @@ ThreadBuffer* AcquireBufferLocked();
 uint32_t SinkPid() { return g.pid; }
 
 ThreadBuffer* AcquireBuffer() {
+  if (__builtin_expect(t_thread.no_buffer, 0)) {
+    // Every event of a thread without a buffer is a counted drop (the sum stays exact).
+    g.unbuffered_drops.fetch_add(1, std::memory_order_relaxed);
+    return nullptr;
+  }
   if (t_thread.exited || g.config == nullptr || g.disabled.load(std::memory_order_relaxed)) {
     return nullptr;
   }
@@ -453,7 +458,7 @@ ThreadBuffer* AcquireBufferLocked() {
       g.memory_used.fetch_sub(total);
       g.threads_without_buffer.fetch_add(1, std::memory_order_relaxed);
       g.unbuffered_drops.fetch_add(1, std::memory_order_relaxed);
-      t_thread.exited = true;  // do not retry on every event; drops are counted above
+      t_thread.no_buffer = true;  // do not retry on every event; each one counts as a drop
       return nullptr;
     }
     found = new (mem) ThreadBuffer(static_cast<uint8_t*>(mem) + 4096, cap);

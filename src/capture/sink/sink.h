@@ -26,6 +26,7 @@ struct ThreadState {
   uint32_t tid;
   int guard;          // >0 while inside capture code (OS-runtime reentrancy guard)
   bool exited;        // the thread-exit destructor ran: never acquire again
+  bool no_buffer;     // the memory limit left no buffer for this thread: count, never retry
   int trigger_depth;  // push depth on the thread that opened an NVTX capture range
 };
 extern __thread ThreadState t_thread __attribute__((tls_model("initial-exec")));

@@ -272,6 +272,15 @@ int Stress(int threads, int n) {
   }
   for (auto& th : pool) th.join();
   std::printf("emitted %lld\n", static_cast<long long>(threads) * n);
+  if (std::getenv("GSYS_TEST_HWM") != nullptr) {
+    // Peak resident memory, for the capture memory bound (stress.py compares with a bare run).
+    FILE* f = std::fopen("/proc/self/status", "r");
+    char line[256];
+    while (f != nullptr && std::fgets(line, sizeof(line), f) != nullptr) {
+      if (std::strncmp(line, "VmHWM:", 6) == 0) std::fprintf(stderr, "%s", line);
+    }
+    if (f != nullptr) std::fclose(f);
+  }
   return 0;
 }
 

@@ -1,0 +1,60 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""Valgrind memcheck over the CLI (issue 8): `gsys stats`, `analyze` and `export` on the nsys
+fixtures and on a fresh gsys capture. Fails on any memcheck error (invalid read/write, use of
+uninitialised values, invalid free) and on definite leaks.
+
+usage: valgrind_cli.py --gsys GSYS --fixtures DIR [--fault-target PROG]   (77 = no valgrind)"""
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+VALGRIND = ["valgrind", "--tool=memcheck", "--error-exitcode=99", "--leak-check=full",
+            "--errors-for-leak-kinds=definite", "--show-leak-kinds=definite",
+            "--track-origins=no", "--quiet"]
+
+FIXTURES = ["nsys2025.1-nvcpp-stdpar-nvtx-osrt.sqlite", "nsys2022.4-cuda-vectoradd-streams-memcpy.sqlite"]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--gsys", required=True)
+    ap.add_argument("--fixtures", required=True)
+    args = ap.parse_args()
+    if shutil.which("valgrind") is None:
+        print("SKIP: valgrind not installed (tools/install_deps.sh installs it)")
+        return 77
+    tmp = tempfile.mkdtemp(prefix="gsys_valgrind_")
+    runs = []
+    for name in FIXTURES:
+        f = os.path.join(args.fixtures, name)
+        runs.append(["stats", "-r", "nvtx_sum,osrt_sum,cuda_api_sum,cuda_gpu_kern_sum", f])
+        runs.append(["analyze", f])
+    f = os.path.join(args.fixtures, FIXTURES[0])
+    for kind in ("perfetto", "chrome", "csv"):
+        runs.append(["export", "--type", kind, "-o", os.path.join(tmp, "out." + kind), f])
+    failures = []
+    try:
+        for run in runs:
+            p = subprocess.run(VALGRIND + [args.gsys] + run, capture_output=True, text=True,
+                               timeout=600)
+            label = "gsys " + " ".join(a if not a.startswith("/") else os.path.basename(a)
+                                       for a in run)
+            if p.returncode == 99:
+                failures.append(f"{label}: memcheck errors\n{p.stderr[-4000:]}")
+            elif p.returncode not in (0, 1):
+                failures.append(f"{label}: exit {p.returncode}\n{p.stderr[-2000:]}")
+            else:
+                print(f"clean: {label} (exit {p.returncode})")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    for f in failures:
+        print("FAIL:", f)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -200,7 +200,15 @@ def start_killable(n):
     line = p.stdout.readline()
     if line.strip() != "ready":
         fail(f"killable did not start: {line!r}")
-    time.sleep(0.6)  # > 250 ms flush bound
+    # Wait until the ranges are on disk (a live `gsys import`), not for a fixed time a loaded
+    # CI machine can outlast.
+    probe = os.path.join(TMP, "probe.gsys-rep")
+    for _ in range(600):
+        subprocess.run([gsys(), "import", "-f", "true", out + ".gsys-session", "-o", probe],
+                       capture_output=True)
+        if os.path.exists(probe) and text_count(probe, "before") >= n:
+            break
+        time.sleep(0.1)
     return p, out
 
 

@@ -102,18 +102,46 @@ def check_report_opens(r):
 
 
 def check_prefixes(r, text, threads):
-    """Per thread, the `text` ranges present carry payloads 0..m-1 (no hole). Returns
-    {globalTid: (m, max end)}."""
+    """Per thread, the `text` ranges present carry payloads 0..m-1 with holes only where
+    records were dropped (and counted). Returns {globalTid: (m, max end)}."""
     rows = q(r, "SELECT globalTid, count(*), min(int64Value), max(int64Value), max(end) "
                 "FROM NVTX_EVENTS WHERE eventType = 59 AND text = '" + text + "' GROUP BY globalTid")
     if threads is not None:
         eq(len(rows), threads, f"threads with '{text}' ranges")
     out = {}
+    holes = 0
     for tid, n, lo, hi, end in rows:
-        if lo != 0 or hi != n - 1:
-            fail(f"'{text}' ranges of thread {tid:#x} have holes: {n} rows, payloads {lo}..{hi}")
+        holes += hi + 1 - n
+        if lo != 0 and diag(r, "dropped_records") == 0:
+            fail(f"'{text}' ranges of thread {tid:#x} start at payload {lo} without drops")
         out[tid] = (n, end)
+    dropped = diag(r, "dropped_records")
+    if holes > dropped:
+        fail(f"'{text}' ranges: {holes} missing inside the sequences, only {dropped} records "
+             f"counted as dropped")
     return out
+
+
+def overloaded():
+    """Timing bounds assume the writer thread gets a CPU now and then: on a machine whose load
+    is far above its cores (shared CI), they are measured and printed but not asserted."""
+    load = os.getloadavg()[0]
+    return load > 2 * (os.cpu_count() or 1), load
+
+
+def wait_on_disk(session, text, n, timeout=60):
+    """Polls `gsys import` of the live session until `n` `text` ranges are on disk: the
+    precondition of a kill test, without a sleep that a loaded machine could outlast."""
+    probe = os.path.join(TMP, "probe.gsys-rep")
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        subprocess.run([gsys(), "import", "-f", "true", session, "-o", probe],
+                       capture_output=True, text=True)
+        if os.path.exists(probe) and texts(probe, text) >= n:
+            os.remove(probe)
+            return
+        time.sleep(0.1)
+    fail(f"{n} '{text}' ranges never reached the disk in {timeout} s")
 
 
 def session_start(r):
@@ -137,7 +165,11 @@ def ended(end, rc, final_flush=True, extra=()):
     if end.endswith("exit"):
         emitted = int(p.stdout.split("during ")[1])
         present = sum(n for n, _ in during.values())
-        eq(present + diag(r, "dropped_records"), emitted, "'during' ranges present + dropped")
+        dropped = diag(r, "dropped_records")
+        if dropped == 0:
+            eq(present, emitted, "'during' ranges (no drops)")
+        elif present + dropped < emitted:   # drops count NVTX and OS-runtime records alike
+            fail(f"{present} 'during' ranges + {dropped} dropped records < {emitted} emitted")
     reads = one(r, "SELECT count(*) FROM OSRT_API o JOIN StringIds s ON s.id = o.nameId "
                    "WHERE s.value = 'read'")
     if reads < THREADS * BEFORE:
@@ -197,7 +229,8 @@ def killed_from_outside(sig, to_gsys):
     """A signal sent mid-traffic to the target (or to gsys, which forwards it)."""
     cmd = [prog(), "traffic", str(THREADS), str(BEFORE), "wait"]
     p, out = start(cmd, "--osrt-threshold", "0")
-    time.sleep(0.5)
+    wait_on_disk(out + ".gsys-session", "before", THREADS * BEFORE)
+    time.sleep(0.3)
     kill_ns = time.monotonic_ns()
     os.kill(p.pid if to_gsys else target_pid(out + ".gsys-session"), sig)
     stdout, stderr = p.communicate(timeout=60)
@@ -208,9 +241,12 @@ def killed_from_outside(sig, to_gsys):
     eq(texts(r, "before"), THREADS * BEFORE, "every 'before' range")
     during = check_prefixes(r, "during", THREADS)
     origin = session_start(r)
+    busy, load = overloaded()
     for tid, (n, end) in during.items():
         lost_ns = kill_ns - (origin + end)
-        if lost_ns > FLUSH_BOUND_NS:
+        if lost_ns > FLUSH_BOUND_NS and busy:
+            print(f"not asserted: loss window {lost_ns / 1e6:.0f} ms at load {load:.1f}")
+        elif lost_ns > FLUSH_BOUND_NS:
             fail(f"thread {tid:#x}: last range present ended {lost_ns / 1e6:.0f} ms before the "
                  f"kill (bound {FLUSH_BOUND_NS / 1e6:.0f} ms)")
     lost = max(kill_ns - (origin + end) for _, end in during.values())
@@ -243,7 +279,7 @@ def case_gsys_sigkill():
     p, out = start(cmd)
     session = out + ".gsys-session"
     pid = target_pid(session)
-    time.sleep(0.5)
+    wait_on_disk(session, "before", THREADS * BEFORE)
     p.kill()
     p.wait()   # the target still holds the pipes: no communicate()
     time.sleep(0.3)   # the orphaned target keeps running and flushing
@@ -348,7 +384,14 @@ def case_output_removed():
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     line = p.stdout.readline()
     eq(line, "ready\n", "target start")
-    shutil.rmtree(d)
+    for _ in range(100):   # files may appear while it is being removed: the fault itself
+        try:
+            shutil.rmtree(d)
+            break
+        except OSError as e:
+            print(f"rmtree raced: {e}; left: {os.listdir(os.path.join(d, 'r.gsys-session'))}")
+    if os.path.exists(d):
+        fail("could not remove the output directory")
     rest, err = p.communicate(timeout=60)
     print(err)
     eq(p.returncode, b.returncode, "exit code after the output directory was removed")

@@ -35,6 +35,8 @@ Status Prefixed(const TableRunOptions& options, const Status& s) {
   return s.ok() ? s : Error(s.code(), options.verb + ": " + s.message());
 }
 
+}  // namespace
+
 // nsys accepts X.nsys-rep and uses the X.sqlite export beside it.
 Result<std::string> ResolveInput(const std::string& input, const TableRunOptions& options) {
   if (!EndsWith(input, ".nsys-rep") && !EndsWith(input, ".qdrep")) {
@@ -55,6 +57,8 @@ Result<std::string> ResolveInput(const std::string& input, const TableRunOptions
                    "' is an nsys capture file; gsys reads its SQLite export: run "
                    "'nsys export --type sqlite " + input + "' first");
 }
+
+namespace {
 
 Result<std::vector<PlannedJob>> Plan(const TableRunOptions& options,
                                      const std::vector<TableJob>& jobs,

@@ -53,6 +53,10 @@ struct TableRunOptions {
   bool quiet = false;
 };
 
+// The file to open for `input`: `input` itself, or for X.nsys-rep (nsys accepts it) the X.sqlite
+// export beside it or `options.sqlite_path`. Errors start with "`options.verb`: ".
+Result<std::string> ResolveInput(const std::string& input, const TableRunOptions& options);
+
 // Runs every job on every input. Nothing runs (and nothing is written) unless every input opens,
 // its filters resolve and every output is writable. Returns 0 when every job ran or was skipped.
 Result<int> RunTableJobs(const TableRunOptions& options, const std::vector<TableJob>& jobs,

@@ -53,7 +53,11 @@ std::string RenderPage(const Page& page) {
   std::string out =
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-      "<meta name=\"generator\" content=\"gsys\">\n<title>" +
+      "<meta name=\"generator\" content=\"gsys\">\n"
+      // The browser itself guarantees that the page fetches nothing: only the inline style and
+      // script run, and no image, font, frame or connection is allowed.
+      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+      "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n<title>" +
       Escape(page.title) + "</title>\n<style>" + std::string(kPageCss) + "</style>\n</head>\n";
   out += "<body>\n<header>\n<h1>" + Escape(page.title) + "</h1>\n";
   if (!page.subtitle.empty()) out += "<p>" + Escape(page.subtitle) + "</p>\n";

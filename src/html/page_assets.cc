@@ -22,13 +22,13 @@ p.note { color: #5b6475; font-size: 12px; margin: 4px 0; }
 table.sortable { border-collapse: collapse; font-size: 13px; min-width: 40%; }
 table.sortable th, table.sortable td { padding: 3px 10px; border-bottom: 1px solid #eceef2;
                                       text-align: left; vertical-align: top; }
-table.sortable td { max-width: 60ch; overflow-wrap: anywhere; }
+table.sortable td { max-width: 80ch; overflow-wrap: break-word; }
 table.sortable th { position: sticky; top: 0; background: #eef1f5; cursor: pointer;
                     user-select: none; white-space: nowrap; }
 table.sortable th:hover { background: #e1e6ee; }
 table.sortable th[aria-sort="ascending"]::after { content: " \25B2"; font-size: 10px; }
 table.sortable th[aria-sort="descending"]::after { content: " \25BC"; font-size: 10px; }
-table.sortable .num { text-align: right; font-variant-numeric: tabular-nums; }
+table.sortable .num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 table.sortable tbody tr:nth-child(even) { background: #fafbfc; }
 svg.chart { display: block; max-width: 100%; height: auto; font-size: 11px; }
 svg.chart text { fill: #3b4252; }

@@ -34,6 +34,8 @@ TEST(HtmlPage, IsOneSelfContainedDocument) {
   std::string html = RenderPage(EveryBlock("Summary"));
   EXPECT_EQ(html.rfind("<!DOCTYPE html>\n<html lang=\"en\">", 0), 0u);
   EXPECT_NE(html.find("<meta charset=\"utf-8\">"), std::string::npos);
+  EXPECT_NE(html.find("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none';"),
+            std::string::npos);
   EXPECT_EQ(Count(html, "<style>"), 1u);
   EXPECT_EQ(Count(html, "<script>"), 1u);
   // Nothing is fetched: no external script, stylesheet, image or font.

@@ -1,13 +1,24 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "upload/crypto.h"
 
+#include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
+
+#include <mutex>
 
 namespace gsys::upload {
 namespace {
 
+// The static libcrypto must not read the host's openssl.cnf: it may name providers or
+// modules this build does not have (FIPS images), and digests need none of it.
+void InitCrypto() {
+  static std::once_flag once;
+  std::call_once(once, [] { OPENSSL_init_crypto(OPENSSL_INIT_NO_LOAD_CONFIG, nullptr); });
+}
+
 std::string Digest(const EVP_MD* md, std::string_view data) {
+  InitCrypto();
   unsigned char out[EVP_MAX_MD_SIZE];
   unsigned int n = 0;
   EVP_Digest(data.data(), data.size(), out, &n, md, nullptr);
@@ -21,6 +32,7 @@ std::string Sha256Hex(std::string_view data) { return HexEncode(Sha256(data)); }
 std::string Md5(std::string_view data) { return Digest(EVP_md5(), data); }
 
 std::string HmacSha256(std::string_view key, std::string_view data) {
+  InitCrypto();
   unsigned char out[EVP_MAX_MD_SIZE];
   unsigned int n = 0;
   HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
@@ -66,7 +78,7 @@ struct StreamHasher::Impl {
   EVP_MD_CTX* md5 = EVP_MD_CTX_new();
 };
 
-StreamHasher::StreamHasher() : impl_(std::make_unique<Impl>()) {
+StreamHasher::StreamHasher() : impl_((InitCrypto(), std::make_unique<Impl>())) {
   EVP_DigestInit_ex(impl_->sha, EVP_sha256(), nullptr);
   EVP_DigestInit_ex(impl_->md5, EVP_md5(), nullptr);
 }

@@ -2,6 +2,8 @@
 // HttpClient over libcurl's easy interface (loaded by curl_loader). One easy handle per
 // request: uploads are few and large, so connection reuse is not worth shared state.
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -80,6 +82,44 @@ size_t WriteHeader(char* data, size_t size, size_t nitems, void* user) {
   return n;
 }
 
+// Blocks SIGPIPE in the calling thread for its lifetime, and swallows one raised meanwhile.
+// libcurl only ignores SIGPIPE itself when it may use signals, which CURLOPT_NOSIGNAL (needed
+// in threaded programs such as `gsys wrap`) turns off; a peer closing a TLS connection must
+// not kill the process that hosts a model server.
+class ScopedSigpipeBlock {
+ public:
+  ScopedSigpipeBlock() {
+    sigset_t pipe;
+    sigemptyset(&pipe);
+    sigaddset(&pipe, SIGPIPE);
+    sigset_t pending;
+    sigpending(&pending);
+    was_pending_ = sigismember(&pending, SIGPIPE) == 1;
+    pthread_sigmask(SIG_BLOCK, &pipe, &old_);
+  }
+  ~ScopedSigpipeBlock() {
+    if (!was_pending_ && sigismember(&old_, SIGPIPE) != 1) {
+      sigset_t pipe;
+      sigemptyset(&pipe);
+      sigaddset(&pipe, SIGPIPE);
+      sigset_t pending;
+      sigpending(&pending);
+      if (sigismember(&pending, SIGPIPE) == 1) {
+        struct timespec zero {};
+        while (sigtimedwait(&pipe, nullptr, &zero) == -1 && errno == EINTR) {
+        }
+      }
+    }
+    pthread_sigmask(SIG_SETMASK, &old_, nullptr);
+  }
+  ScopedSigpipeBlock(const ScopedSigpipeBlock&) = delete;
+  ScopedSigpipeBlock& operator=(const ScopedSigpipeBlock&) = delete;
+
+ private:
+  sigset_t old_;
+  bool was_pending_ = false;
+};
+
 class CurlHttpClient : public HttpClient {
  public:
   explicit CurlHttpClient(const CurlApi* api) : api_(api) {}
@@ -104,7 +144,11 @@ class CurlHttpClient : public HttpClient {
     // No "Expect: 100-continue" round trip; a rejected request fails after its body instead.
     headers = api_->slist_append(headers, "Expect:");
     Configure(h, request, &t, headers);
-    CURLcode rc = api_->easy_perform(h);
+    CURLcode rc;
+    {
+      ScopedSigpipeBlock no_sigpipe;
+      rc = api_->easy_perform(h);
+    }
     if (rc == CURLE_OK) {
       long code = 0;
       api_->easy_getinfo(h, CURLINFO_RESPONSE_CODE, &code);

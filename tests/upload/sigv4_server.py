@@ -70,6 +70,7 @@ class State:
         self.uploads = {}      # upload id -> {part number: bytes}
         self.log = []          # one dict per S3 request
         self.fail_next = 0     # answer this many S3 requests with 503 SlowDown first
+        self.drop_next = 0     # close this many S3 connections before reading the body
         self.container_token = "Bearer container-auth-token"
         self.issued = {"AccessKeyId": "ASIAFAKEISSUED", "SecretAccessKey": "issued-secret-Zq81",
                        "Token": "issued-session-token-77", "Expiration": "2099-01-01T00:00:00Z"}
@@ -173,10 +174,18 @@ class Handler(http.server.BaseHTTPRequestHandler):
         return None
 
     def _handle(self):
+        st = self.state
+        if self.command in ("PUT", "POST") and not self.path.startswith(("/container/", "/latest/")):
+            with st.lock:
+                drop = st.drop_next > 0
+                st.drop_next -= 1 if drop else 0
+            if drop:  # the client sees a connection reset in the middle of its request
+                self.close_connection = True
+                self.connection.shutdown(2)
+                return
         body = self._body()
         if self._metadata() is not None or self.path.startswith(("/container/", "/latest/")):
             return
-        st = self.state
         if self.command == "GET" and self.path.startswith("/__object/"):
             _, _, bucket, key = self.path.split("/", 3)
             data = st.objects.get((bucket, urllib.parse.unquote(key)))

@@ -258,6 +258,15 @@ class VerifyingServerTest(Scratch):
         self.assertIn("attempt 1/5 failed (HTTP 503 SlowDown)", proc.stderr)
         self.assertEqual(len(self.state.log), 3)
 
+    def test_retries_after_connection_reset(self):
+        self.state.drop_next = 1
+        data = random_bytes(2_000_000, "reset")
+        path = self.write("reset.bin", data)
+        proc = run_gsys([path, "s3://gsys-bucket/r/"], self.env(), self.home)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(self.stored("r/reset.bin"), data)
+        self.assertIn("PUT attempt 1/5 failed (", proc.stderr)
+
     def test_retries_are_bounded(self):
         self.state.fail_next = 100
         path = self.write("t.bin", b"x")

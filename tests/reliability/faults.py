@@ -331,6 +331,28 @@ def case_disk_full_fsize():
     check_prefixes(r, "before", None)
 
 
+def case_disk_full_enospc():
+    # Every write of the capture fails with ENOSPC (a seccomp filter on descriptors >= 700, no
+    # root needed): the capture stops at its first write, the program runs on unaffected.
+    enospc = os.path.join(ARGS.build, "tests", "reliability", "gsys_test_enospc")
+    cmd = [enospc, prog(), "traffic", str(THREADS), "2000", "exit", "200"]
+    b = bare(cmd)
+    if b.returncode == 77:
+        skip("seccomp filters are not available here")
+    eq(b.returncode, 0, "bare run")
+    p, r = profile(cmd, "--osrt-threshold", "0")
+    eq(p.returncode, b.returncode, "exit code with every capture write failing")
+    eq(p.stdout.split("during")[0], b.stdout.split("during")[0], "stdout")
+    if "capture stopped: disk full" not in p.stderr:
+        fail(f"no 'capture stopped: disk full' line on stderr:\n{p.stderr}")
+    check_report_opens(r)
+    if diag(r, "capture_stopped") < 1:
+        fail(f"diagnostics do not say the capture stopped: "
+             f"{q(r, 'SELECT name, value FROM GSYS_DIAGNOSTICS')}")
+    if "disk-full" not in p.stderr:
+        fail(f"gsys's summary does not name the reason (disk-full):\n{p.stderr}")
+
+
 def can_mount_tmpfs(path, size):
     if os.geteuid() != 0:
         return False

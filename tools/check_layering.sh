@@ -17,7 +17,8 @@ declare -A allowed=(
   [export]="common/ report/ analysis/ export/"
   [upload]="common/ upload/"
   [html]="common/ html/"
-  [cli]="common/ format/ launcher/ report/ analysis/ export/ upload/ html/ cli/"
+  [serving]="common/ format/ launcher/ report/ serving/"
+  [cli]="common/ format/ launcher/ report/ analysis/ export/ upload/ html/ serving/ cli/"
 )
 for module in "${!allowed[@]}"; do
   [ -d "src/$module" ] || continue

@@ -10,6 +10,7 @@ std::unique_ptr<Subcommand> MakeAnalyzeCommand();
 std::unique_ptr<Subcommand> MakeSummaryCommand();
 std::unique_ptr<Subcommand> MakeProfileCommand(), MakeImportCommand();  // capture (issue 3)
 std::unique_ptr<Subcommand> MakeUploadCommand();  // issue 7
+std::unique_ptr<Subcommand> MakeWrapCommand();  // serving (issue 7)
 
 std::vector<std::unique_ptr<Subcommand>> MakeSubcommands() {
   std::vector<std::unique_ptr<Subcommand>> verbs;
@@ -20,6 +21,7 @@ std::vector<std::unique_ptr<Subcommand>> MakeSubcommands() {
   verbs.push_back(MakeExportCommand());
   verbs.push_back(MakeImportCommand());
   verbs.push_back(MakeUploadCommand());
+  verbs.push_back(MakeWrapCommand());
   return verbs;
 }
 

@@ -108,6 +108,7 @@ Result<LaunchResult> Launch(const LaunchOptions& o, void (*on_started)(pid_t, vo
   sigset_t handled, old_mask;
   sigemptyset(&handled);
   for (int sig : {SIGCHLD, SIGINT, SIGTERM, SIGHUP}) sigaddset(&handled, sig);
+  for (int sig : o.own_signals) sigaddset(&handled, sig);
   sigprocmask(SIG_BLOCK, &handled, &old_mask);
 
   LaunchResult result;
@@ -151,6 +152,7 @@ Result<LaunchResult> Launch(const LaunchOptions& o, void (*on_started)(pid_t, vo
     if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP) {
       kill(-pid, sig);  // forward to the target's process group
     }
+    if (sig > 0 && sig != SIGCHLD && o.on_signal) o.on_signal(sig);
     // Reap every child that exited (descendants re-parented to us included).
     for (;;) {
       int status = 0;
@@ -159,6 +161,9 @@ Result<LaunchResult> Launch(const LaunchOptions& o, void (*on_started)(pid_t, vo
       if (done == pid) {
         primary_done = true;
         result.exit_code = StatusToExitCode(status, &result.term_signal);
+      } else if (o.on_other_child) {
+        int unused = 0;
+        o.on_other_child(done, StatusToExitCode(status, &unused));
       }
     }
     if (primary_done) {
@@ -174,6 +179,7 @@ Result<LaunchResult> Launch(const LaunchOptions& o, void (*on_started)(pid_t, vo
     if (!ending && !o.stop_request_file.empty() && access(o.stop_request_file.c_str(), F_OK) == 0) {
       end_now = true;
     }
+    if (o.on_tick && o.on_tick(now) && !ending) end_now = true;
     if (end_now) {
       ending = true;
       result.session_ended_early = !primary_done;

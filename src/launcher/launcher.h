@@ -10,6 +10,7 @@
 
 #include <csignal>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,16 @@ struct LaunchOptions {
   bool wait_all = true;              // wait for re-parented descendants too
   bool show_output = true;           // false: the target's stdout/stderr go to /dev/null
   std::string stop_request_file;     // the session ends when this file appears ("" = none)
+  // Live-session hooks (serving mode, launch/start/stop, per-range reports). All run on the
+  // thread that called Launch, between two turns of its wait loop (at most 20 ms apart).
+  // on_tick(now): returns true to end the session (as a duration would: kill_signal is sent).
+  std::function<bool(int64_t now_ns)> on_tick;
+  // Signals gsys handles itself instead of forwarding (e.g. SIGUSR2: toggle a window).
+  std::vector<int> own_signals;
+  // Every signal received: own_signals, and SIGINT/SIGTERM/SIGHUP after they were forwarded.
+  std::function<void(int sig)> on_signal;
+  // A child of gsys that is not the target's primary exited (e.g. a finalizer gsys forked).
+  std::function<void(pid_t pid, int exit_code)> on_other_child;
 };
 
 struct LaunchResult {

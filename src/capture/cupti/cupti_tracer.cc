@@ -310,10 +310,14 @@ void CuptiTracer::Decode(uint8_t* buffer, size_t valid_size) {
 
 int64_t CuptiTracer::ApplyWindow() {
   int64_t wait_ms = config_.flush_ms;
-  if (config_.profiler_api_range) return wait_ms;  // the cudaProfilerApi range drives it
+  const std::atomic<uint32_t>* shared = config_.session_recording;
+  // Without a control page a cudaProfilerApi range drives recording itself; with one, the
+  // session's flag does (set by this process's range, another process's, or the launcher).
+  if (config_.profiler_api_range && shared == nullptr) return wait_ms;
   int64_t start = config_.capture_start_ns, stop = config_.capture_stop_ns;
   int64_t now = static_cast<int64_t>(MonotonicNow());
   bool in = (start == 0 || now >= start) && (stop == 0 || now < stop);
+  if (shared != nullptr) in = in && shared->load(std::memory_order_relaxed) != 0;
   SetRecording(in);
   for (int64_t edge : {start, stop}) {
     if (edge > now) wait_ms = std::min<int64_t>(wait_ms, (edge - now) / 1000000 + 1);

@@ -23,7 +23,11 @@ namespace {
 // -c cudaProfilerApi does) and, with stop-shutdown, asks `gsys profile` to end the session.
 void OnProfilerRange(bool on) {
   const CaptureConfig& c = CaptureContext().config;
-  g_recording.store(on, std::memory_order_release);
+  if (on) {
+    ControlOpenRangeWindow();
+  } else {
+    ControlCloseRangeWindow();
+  }
   format::CaptureWindowBody body{NowTicks(), on ? 1u : 0u,
                                  static_cast<uint32_t>(format::CaptureReason::kCudaProfilerApi)};
   EmitRecord(format::RecordKind::kCaptureWindow, body);

@@ -4,6 +4,7 @@
 // calls getenv.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 
@@ -86,6 +87,9 @@ struct CudaConfig {
   int flush_ms = 200;
   int64_t capture_start_ns = 0;  // -y/-d window (CLOCK_MONOTONIC), 0 = unbounded
   int64_t capture_stop_ns = 0;
+  // The session's shared `recording` word (control page) when there is one: the tracer's flush
+  // thread follows it, so windows opened by the launcher or by another process reach CUDA.
+  const std::atomic<uint32_t>* session_recording = nullptr;
   bool log = false;
 };
 

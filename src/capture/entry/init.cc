@@ -68,9 +68,12 @@ bool EnsureInitialized() {
     if (c.enabled) {
       ChooseTickClock(c.allow_tsc);
       g_context.stream_id = MonotonicNs();
+      // With a control page the launcher owns `recording` (and the NVTX trigger state).
+      bool shared = MapControlPage(c.session_dir);
+      if (shared) c.cuda.session_recording = &g_control.recording;
       if (SinkInit(c, g_context.stream_id)) {
         g_context.active = true;
-        g_recording.store(!c.nvtx_trigger && !c.cuda.profiler_api_range, std::memory_order_release);
+        if (!shared) SetRecordingFlag(!c.nvtx_trigger && !c.cuda.profiler_api_range);
         ForEachDomain([](CaptureDomain* d) { d->Start(g_context.config); });
         pthread_atfork(OnForkPrepare, OnForkParent, OnForkChild);
         std::atexit(OnExit);

@@ -24,13 +24,15 @@ using format::RecordKind;
 std::atomic<uint64_t> g_next_range_id{1};
 __thread int t_depth __attribute__((tls_model("initial-exec"))) = 0;
 
-// Capture-range trigger state.
-enum TriggerState : int { kNoTrigger = 0, kArmed = 1, kActive = 2, kDone = 3 };
-std::atomic<int> g_trigger{kNoTrigger};
-std::atomic<uint32_t> g_trigger_tid{0};
+// Capture-range trigger state: session-wide, in the control page (a range in one process opens
+// the window for the whole tree, as nsys's -c nvtx does). The domain of the opening push is
+// only compared in the process that owns the trigger (its tid), so it stays process-local.
+constexpr uint32_t kNoTrigger = format::kTriggerNone, kArmed = format::kTriggerArmed,
+                   kActive = format::kTriggerActive, kDone = format::kTriggerDone;
+std::atomic<uint32_t>& g_trigger = g_control.trigger;
 std::atomic<uint32_t> g_trigger_domain{0};
-std::atomic<uint64_t> g_trigger_range{0};
-std::atomic<int> g_trigger_count{0};
+
+uint32_t SelfPid() { return SinkPid(); }
 
 struct Message {
   const char* text = nullptr;
@@ -103,16 +105,19 @@ void EmitWindow(bool started) {
 // Opens the capture window when an armed trigger matches a range being opened.
 void MaybeOpen(uint32_t domain, const Message& m, bool is_push, uint64_t range_id) {
   if (!TriggerMatches(domain, m)) return;
-  int expected = kArmed;
+  uint32_t expected = kArmed;
   if (!g_trigger.compare_exchange_strong(expected, kActive)) return;
   g_trigger_domain.store(domain);
+  g_control.trigger_pid.store(SelfPid());
   if (is_push) {
-    g_trigger_tid.store(CurrentTid());
+    g_control.trigger_tid.store(CurrentTid());
+    g_control.trigger_range.store(0);
     t_thread.trigger_depth = 0;  // incremented by the push itself
   } else {
-    g_trigger_range.store(range_id);
+    g_control.trigger_tid.store(0);
+    g_control.trigger_range.store(range_id);
   }
-  g_recording.store(true, std::memory_order_release);
+  ControlOpenRangeWindow();
   EmitWindow(true);
 }
 
@@ -132,8 +137,8 @@ void Close() {
     g_trigger.store(kDone);
     return;  // keep recording
   }
-  g_recording.store(false, std::memory_order_release);
-  int done = g_trigger_count.fetch_add(1) + 1;
+  ControlCloseRangeWindow();
+  int done = static_cast<int>(g_control.ranges_done.fetch_add(1) + 1);
   if (c.range_end == RangeEnd::kRepeat && (c.range_repeat == 0 || done < c.range_repeat)) {
     g_trigger.store(kArmed);
     return;
@@ -142,11 +147,13 @@ void Close() {
   if (c.range_end == RangeEnd::kStopShutdown) RequestShutdown();
 }
 
-inline bool Recording() { return g_recording.load(std::memory_order_relaxed) && InWindow(); }
+inline bool Recording() { return RecordingOn() && InWindow(); }
 
 }  // namespace
 
-void NvtxArmTrigger() { g_trigger.store(kArmed); }
+void NvtxArmTrigger() {
+  if (!ControlPageShared()) g_trigger.store(kArmed);  // else the launcher armed it
+}
 
 int NvtxPush(uint32_t domain, const nvtxEventAttributes_t* attr, const char* text) {
   int depth = t_depth++;
@@ -154,7 +161,7 @@ int NvtxPush(uint32_t domain, const nvtxEventAttributes_t* attr, const char* tex
   if (__builtin_expect(g_trigger.load(std::memory_order_relaxed) != kNoTrigger, 0)) {
     Message m = ReadMessage(attr, text, scratch, sizeof(scratch));
     if (g_trigger.load() == kArmed) MaybeOpen(domain, m, true, 0);
-    if (g_trigger.load() == kActive && g_trigger_tid.load() == CurrentTid() &&
+    if (g_trigger.load() == kActive && g_control.trigger_tid.load() == CurrentTid() &&
         g_trigger_domain.load() == domain) {
       ++t_thread.trigger_depth;
     }
@@ -178,7 +185,7 @@ int NvtxPop(uint32_t domain) {
     EmitRecord(RecordKind::kNvtxPop, b);
   }
   if (__builtin_expect(g_trigger.load(std::memory_order_relaxed) == kActive, 0) &&
-      g_trigger_tid.load() == CurrentTid() && g_trigger_domain.load() == domain &&
+      g_control.trigger_tid.load() == CurrentTid() && g_trigger_domain.load() == domain &&
       --t_thread.trigger_depth == 0) {
     Close();
   }
@@ -217,7 +224,7 @@ void NvtxEnd(uint32_t domain, uint64_t id) {
     EmitRecord(RecordKind::kNvtxEnd, b);
   }
   if (__builtin_expect(g_trigger.load(std::memory_order_relaxed) == kActive, 0) &&
-      g_trigger_range.load() == id) {
+      g_control.trigger_range.load() == id && g_control.trigger_pid.load() == SelfPid()) {
     Close();
   }
 }

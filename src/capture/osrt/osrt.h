@@ -29,7 +29,7 @@ extern int64_t g_osrt_threshold_ns;
 // True when this call should be timed: tracing on and not inside gsys or another wrapper.
 inline bool OsrtShouldTime() {
   return g_osrt_on.load(std::memory_order_relaxed) && t_thread.guard == 0 &&
-         g_recording.load(std::memory_order_relaxed);
+         RecordingOn();
 }
 
 // Marks the thread as inside a wrapper for the scope (nested wrapped calls pass through).

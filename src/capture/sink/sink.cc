@@ -23,7 +23,7 @@
 namespace gsys::capture {
 
 __thread ThreadState t_thread __attribute__((tls_model("initial-exec"))) = {};
-std::atomic<bool> g_recording{false};
+format::ControlPage g_control = {};
 bool g_has_window = false;
 int64_t g_window_start_ns = 0;
 int64_t g_window_stop_ns = INT64_MAX;
@@ -573,7 +573,7 @@ void SinkSetReplaySource(size_t (*copy)(uint8_t* out, size_t cap)) { g.replay = 
 
 void SinkDisable(const char* why) {
   if (g.disabled.exchange(true)) return;
-  g_recording.store(false);
+  StopRecordingHere();
   LogAlways("capture stopped: %s (the program continues; data written so far stays importable)",
             why);
 }

@@ -16,6 +16,7 @@
 #include "capture/clock/clock.h"
 #include "capture/entry/env.h"
 #include "capture/sink/thread_buffer.h"
+#include "format/control_page.h"
 #include "format/record.h"
 
 namespace gsys::capture {
@@ -31,7 +32,25 @@ struct ThreadState {
 };
 extern __thread ThreadState t_thread __attribute__((tls_model("initial-exec")));
 
-extern std::atomic<bool> g_recording;
+// The session's control page (format/control_page.h). A page-aligned global: when the session
+// has SESSION_DIR/control, MapControlPage() maps that file over it (MAP_SHARED), so every process
+// of the tree reads and writes the same `recording` word at a link-time-constant address.
+// Without the file it is this process's own page.
+extern format::ControlPage g_control;
+inline bool RecordingOn() { return g_control.recording.load(std::memory_order_relaxed) != 0; }
+inline void SetRecordingFlag(bool on) {
+  g_control.recording.store(on ? 1u : 0u, std::memory_order_release);
+}
+// Maps SESSION_DIR/control over g_control; false (and nothing changed) when the file is missing
+// or not a control page of this version.
+bool MapControlPage(const char* session_dir);
+bool ControlPageShared();
+// A capture range (NVTX trigger, cudaProfilerApi) opens/closes the window for the whole session
+// and logs its bounds in the control page's ring. Open is a no-op when already recording.
+void ControlOpenRangeWindow();
+void ControlCloseRangeWindow();
+// Stops recording in this process only (capture disabled after an internal error).
+void StopRecordingHere();
 // -y/-d window in CLOCK_MONOTONIC ns; g_has_window is false without one.
 extern bool g_has_window;
 extern int64_t g_window_start_ns, g_window_stop_ns;

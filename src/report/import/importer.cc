@@ -21,6 +21,7 @@
 #include "report/import/cuda_session.h"
 #include "report/import/report_writer.h"
 #include "report/import/stream_importer.h"
+#include "report/import/window_filter.h"
 
 namespace gsys::report {
 namespace {
@@ -329,9 +330,23 @@ Result<ImportSummary> ImportSession(const ImportOptions& options) {
       sum.warnings.push_back("cuda_other_cupti_client (" + cs->other_subscriber + ")");
     }
   }
+  if (options.window_end_ns > 0) {
+    GSYS_RETURN_IF_ERROR(writer->FlushPending());
+    GSYS_RETURN_IF_ERROR(KeepWindow(writer->db(), options.window_start_ns - origin_mono,
+                                    options.window_end_ns - origin_mono, &sum));
+    totals.last_ts = std::min(totals.last_ts, options.window_end_ns);
+    meta["capture_window_start_ns"] = std::to_string(options.window_start_ns - origin_mono);
+    meta["capture_window_end_ns"] = std::to_string(options.window_end_ns - origin_mono);
+  }
   sum.processes = totals.processes.size();
   sum.threads = totals.thread_names.size();
   GSYS_RETURN_IF_ERROR(WriteTables(*writer, totals, meta, origin_mono, origin_real, sum));
+  if (options.window_end_ns > 0) {
+    int64_t ws = options.window_start_ns - origin_mono, we = options.window_end_ns - origin_mono;
+    GSYS_RETURN_IF_ERROR(writer->db().Exec(
+        "UPDATE ANALYSIS_DETAILS SET startTime = " + std::to_string(ws) + ", stopTime = " +
+        std::to_string(we) + ", duration = " + std::to_string(we - ws)));
+  }
   GSYS_RETURN_IF_ERROR(writer->Commit());
   writer.reset();
   progress.Update(sum.raw_bytes);

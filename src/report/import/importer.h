@@ -19,6 +19,10 @@ struct ImportOptions {
   std::string output_path;  // the report to create
   bool force_overwrite = false;
   bool progress = false;    // progress bar on stderr
+  // A capture window of a live session (CLOCK_MONOTONIC ns; both 0 = everything): only events
+  // that start inside [window_start_ns, window_end_ns] are kept (window_filter.h).
+  int64_t window_start_ns = 0;
+  int64_t window_end_ns = 0;
 };
 
 struct ImportSummary {

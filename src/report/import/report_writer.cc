@@ -352,6 +352,11 @@ Status ReportWriter::FlushOsrtBatch() {
   return full ? StepDone(db_, s, "OSRT_API") : OkStatus();
 }
 
+Status ReportWriter::FlushPending() {
+  GSYS_RETURN_IF_ERROR(FlushNvtxBatch());
+  return FlushOsrtBatch();
+}
+
 Status ReportWriter::Commit() {
   GSYS_RETURN_IF_ERROR(FlushNvtxBatch());
   GSYS_RETURN_IF_ERROR(FlushOsrtBatch());

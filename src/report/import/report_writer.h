@@ -78,6 +78,8 @@ class ReportWriter {
   Status InsertNvtx(const NvtxRow& row);
   Status InsertOsrt(int64_t start, int64_t end, int64_t global_tid, int64_t name_id,
                     int64_t return_value);
+  // Writes the queued rows (so SQL sees every row inserted so far).
+  Status FlushPending();
   // Commits the transaction.
   Status Commit();
 

@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "cli/live_runner.h"
+
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+
+#include "cli/stats_summary.h"
+#include "common/strings.h"
+#include "format/session_meta.h"
+#include "launcher/launcher.h"
+#include "serving/live_session.h"
+#include "serving/serving_config.h"
+#include "serving/session_registry.h"
+#include "serving/window_scheduler.h"
+#include "upload/upload.h"
+
+extern char** environ;
+
+namespace gsys::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+Status Upload(const std::string& path, const std::string& dest) { return upload::UploadFile(path, dest); }
+
+serving::EnvMap Environment() {
+  serving::EnvMap env;
+  for (char** e = environ; *e != nullptr; ++e) {
+    std::string kv = *e;
+    size_t eq = kv.find('=');
+    if (eq != std::string::npos) env[kv.substr(0, eq)] = kv.substr(eq + 1);
+  }
+  return env;
+}
+
+std::vector<std::string> InheritedEnv() {
+  std::vector<std::string> env;
+  for (char** e = environ; *e != nullptr; ++e) env.emplace_back(*e);
+  return env;
+}
+
+double Seconds(int64_t ns) { return static_cast<double>(ns) / 1e9; }
+
+// What a live run shares between the launcher's hooks.
+struct LiveState {
+  const LiveRunOptions* options = nullptr;
+  launcher::LaunchOptions* launch = nullptr;
+  std::unique_ptr<serving::LiveSession> live;
+  std::unique_ptr<serving::WindowScheduler> schedule;
+  bool scheduled_open = false;
+  bool end_requested = false;
+  std::string dir;
+};
+
+void HandleRequest(LiveState& st, const serving::PendingRequest& r, int64_t now) {
+  const std::string& verb = r.fields.count("verb") ? r.fields.at("verb") : "";
+  if (verb == "start") {
+    serving::WindowRequest w;
+    if (auto it = r.fields.find("output"); it != r.fields.end()) w.output = it->second;
+    if (auto it = r.fields.find("duration_ns"); it != r.fields.end()) {
+      w.duration_ns = ParseInt64(it->second).value_or(0);
+    }
+    if (!st.live->Open(now, w)) {
+      serving::Respond(r, {{"error", "a capture window is already open (gsys stop closes it)"}});
+      return;
+    }
+    serving::Respond(r, {{"window", std::to_string(st.live->windows() + 1)}});
+  } else if (verb == "stop") {
+    std::string path;
+    if (!st.live->Close(now, &path, r.response_file)) {
+      serving::Respond(r, {{"error", "no capture window is open (gsys start opens one)"}});
+    }
+  } else if (verb == "shutdown") {
+    st.end_requested = true;
+    if (auto it = r.fields.find("kill"); it != r.fields.end()) {
+      st.launch->kill_signal = static_cast<int>(ParseInt64(it->second).value_or(SIGTERM));
+    }
+    serving::Respond(r, {{"ok", "1"}});
+  } else {
+    serving::Respond(r, {{"error", "unknown request '" + verb + "'"}});
+  }
+}
+
+bool OnTick(LiveState& st, int64_t now) {
+  if (st.schedule) {
+    switch (st.schedule->Tick(now, st.scheduled_open)) {
+      case serving::WindowScheduler::Action::kOpen:
+        st.scheduled_open = st.live->Open(now);
+        break;
+      case serving::WindowScheduler::Action::kClose:
+        st.scheduled_open = false;
+        st.live->Close(now);
+        if (st.schedule->finished() && st.options->kill_signal != 0) st.end_requested = true;
+        break;
+      case serving::WindowScheduler::Action::kNone:
+        break;
+    }
+  }
+  st.live->Tick(now);
+  for (const auto& r : serving::TakeRequests(st.dir)) HandleRequest(st, r, now);
+  return st.end_requested;
+}
+
+void OnSignal(LiveState& st, int sig) {
+  int64_t now = launcher::MonotonicNowNs();
+  if (sig == SIGUSR2) {
+    if (st.live->window_open()) {
+      st.scheduled_open = false;
+      st.live->Close(now);
+    } else {
+      serving::WindowRequest w;
+      w.duration_ns = st.options->schedule ? st.options->duration_ns : 0;
+      st.live->Open(now, w);
+    }
+    return;
+  }
+  std::fprintf(stderr, "gsys: signal %d forwarded to the target; an open window is finalized "
+               "within %.0f s of its exit\n", sig, Seconds(st.options->shutdown_timeout_ns));
+}
+
+format::SessionMeta MakeMeta(const LiveRunOptions& o, int64_t now) {
+  format::SessionMeta m;
+  m["command_line"] = Join(o.argv, " ");
+  m["host"] = ThisHostName();
+  m["tool_version"] = GSYS_VERSION;
+  m["trace"] = o.capture.trace;
+  m["session_start_monotonic_ns"] = std::to_string(now);
+  m["session_start_utc_ns"] = std::to_string(launcher::RealtimeNowNs());
+  m["osrt_threshold_ns"] = std::to_string(o.capture.osrt_threshold_ns);
+  m["mode"] = o.verb;
+  return m;
+}
+
+}  // namespace
+
+std::string FindInjectLibrary() {
+  if (const char* env = std::getenv("GSYS_INJECT_LIBRARY")) return env;
+  std::error_code ec;
+  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  for (const char* rel : {"../lib/libgsys-inject.so", "../lib/gsys/libgsys-inject.so", "libgsys-inject.so"}) {
+    fs::path p = exe.parent_path() / rel;
+    if (fs::exists(p, ec)) return fs::weakly_canonical(p, ec).string();
+  }
+  return "";
+}
+
+std::string ThisHostName() {
+  char host[256] = {};
+  gethostname(host, sizeof(host) - 1);
+  return host;
+}
+
+Result<int> RunLive(const LiveRunOptions& o) {
+  std::string prefix = "gsys " + o.verb + ": ";
+  if (o.argv.empty()) return Error(StatusCode::kInvalidArgument, prefix + "no command given");
+  GSYS_RETURN_IF_ERROR(launcher::ResolveCommand(o.argv[0]).status());
+  launcher::CaptureSettings capture = o.capture;
+  capture.inject_library = FindInjectLibrary();
+  if (capture.inject_library.empty()) {
+    return Error(StatusCode::kNotFound, prefix + "cannot find libgsys-inject.so next to gsys (set GSYS_INJECT_LIBRARY)");
+  }
+  const char* root_env = std::getenv("GSYS_SESSIONS_DIR");
+  std::string root = serving::SessionsRoot(root_env ? root_env : "");
+  serving::SessionInfo info;
+  info.name = o.session_name.empty() ? o.verb + "-" + std::to_string(getpid()) : o.session_name;
+  info.pid = getpid();
+  info.kind = o.verb;
+  info.command = Join(o.argv, " ");
+  auto dir = serving::RegisterSession(root, info);
+  if (!dir.ok()) return Error(dir.status().code(), prefix + dir.status().message());
+  capture.session_dir = *dir;
+  bool range = !capture.capture_range.empty();
+  auto control = serving::ControlFile::Create(*dir, false, capture.capture_range == "nvtx");
+  if (!control.ok()) return Error(control.status().code(), prefix + control.status().message());
+  int64_t t0 = launcher::MonotonicNowNs();
+  GSYS_RETURN_IF_ERROR(format::WriteSessionMeta(*dir, MakeMeta(o, t0)));
+
+  serving::EnvMap env = Environment();
+  serving::LiveSessionOptions lso;
+  lso.session_dir = *dir;
+  lso.upload = o.upload;
+  lso.naming.output = o.output;
+  lso.naming.host = ThisHostName();
+  lso.naming.rank = serving::RankFromEnv(env);
+  lso.naming.pid = std::to_string(getpid());
+  lso.naming.getenv = [](const std::string& n) { return std::getenv(n.c_str()); };
+  lso.naming.exists = [](const std::string& p) {
+    std::error_code ec;
+    return fs::exists(p, ec);
+  };
+  lso.hooks.summarize = WriteStatsSummaries;
+  lso.hooks.upload = Upload;
+  lso.max_repeat = o.max_range_windows;
+
+  launcher::LaunchOptions lo;
+  lo.argv = o.argv;
+  lo.env = launcher::BuildCaptureEnv(InheritedEnv(), o.user_env, capture);
+  lo.kill_signal = o.kill_signal != 0 ? o.kill_signal : SIGTERM;
+  lo.wait_all = o.wait_all;
+  lo.show_output = o.show_output;
+  lo.own_signals = {SIGUSR2};
+
+  LiveState st;
+  st.options = &o;
+  st.launch = &lo;
+  st.dir = *dir;
+  st.live = std::make_unique<serving::LiveSession>(std::move(lso), std::move(*control));
+  if (o.schedule) {
+    st.schedule = std::make_unique<serving::WindowScheduler>(t0, o.delay_ns, o.duration_ns, o.repeat_ns);
+  }
+  lo.on_tick = [&st](int64_t now) { return OnTick(st, now); };
+  lo.on_signal = [&st](int sig) { OnSignal(st, sig); };
+  lo.on_other_child = [&st](pid_t pid, int code) { st.live->OnChildExit(pid, code); };
+  char first[64];
+  std::snprintf(first, sizeof(first), "first window after %g s", Seconds(o.delay_ns));
+  std::fprintf(stderr, "gsys: %s session '%s': %s\n", o.verb.c_str(), info.name.c_str(),
+               o.schedule ? first
+                          : (range ? "windows from capture ranges" : "not recording (gsys start opens a window, or SIGUSR2)"));
+  auto launched = launcher::Launch(lo);
+  int64_t now = launcher::MonotonicNowNs();
+  if (!launched.ok()) {
+    std::error_code ec;
+    fs::remove_all(*dir, ec);
+    return launched.status();
+  }
+  int left = st.live->Finish(now, now + o.shutdown_timeout_ns);
+  const serving::Finalizer& fin = st.live->finalizer();
+  std::error_code ec;
+  fs::remove(*dir + "/info", ec);  // no longer a live session
+  if (left > 0) {
+    std::fprintf(stderr, "gsys: %d window(s) not finalized within %.0f s (GSYS_PROFILE_SHUTDOWN_TIMEOUT); "
+                 "the raw capture stays in %s\n", left, Seconds(o.shutdown_timeout_ns), dir->c_str());
+  } else if (fin.failures() == 0 && std::getenv("GSYS_KEEP_SESSION") == nullptr) {
+    fs::remove_all(*dir, ec);
+  }
+  if (st.live->windows() == 0) std::fprintf(stderr, "gsys: no capture window was opened; no report written\n");
+  return launched->exit_code;
+}
+
+}  // namespace gsys::cli

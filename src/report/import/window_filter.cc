@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "report/import/window_filter.h"
+
+#include <string>
+#include <vector>
+
+namespace gsys::report {
+namespace {
+
+Result<std::vector<std::string>> TablesWithStart(Database& db) {
+  GSYS_ASSIGN_OR_RETURN(
+      Statement s, db.Prepare("SELECT m.name FROM sqlite_master m, pragma_table_info(m.name) c "
+                              "WHERE m.type = 'table' AND c.name = 'start'"));
+  std::vector<std::string> names;
+  for (;;) {
+    GSYS_ASSIGN_OR_RETURN(bool row, s.Step());
+    if (!row) break;
+    names.emplace_back(s.ColumnText(0));
+  }
+  return names;
+}
+
+Result<uint64_t> Count(Database& db, const std::string& sql) {
+  GSYS_ASSIGN_OR_RETURN(Statement s, db.Prepare(sql));
+  GSYS_ASSIGN_OR_RETURN(bool row, s.Step());
+  return row ? static_cast<uint64_t>(s.ColumnInt(0)) : 0;
+}
+
+bool HasTable(const std::vector<std::string>& tables, const std::string& name) {
+  for (const auto& t : tables) {
+    if (t == name) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+Status KeepWindow(Database& db, int64_t start, int64_t end, ImportSummary* sum) {
+  GSYS_ASSIGN_OR_RETURN(std::vector<std::string> tables, TablesWithStart(db));
+  std::string outside = "(start < " + std::to_string(start) + " OR start > " + std::to_string(end) + ")";
+  for (const auto& table : tables) {
+    std::string sql = "DELETE FROM \"" + table + "\" WHERE " + outside;
+    // ENUM_NSYS_EVENT_TYPE 33 (category name) and 75 (domain create) name things; keep them.
+    if (table == "NVTX_EVENTS") sql += " AND eventType NOT IN (33, 75)";
+    GSYS_RETURN_IF_ERROR(db.Exec(sql));
+  }
+  if (HasTable(tables, "NVTX_EVENTS")) {
+    GSYS_ASSIGN_OR_RETURN(sum->nvtx_events,
+                          Count(db, "SELECT count(*) FROM NVTX_EVENTS WHERE eventType NOT IN (33, 75)"));
+  }
+  if (HasTable(tables, "OSRT_API")) {
+    GSYS_ASSIGN_OR_RETURN(sum->osrt_events, Count(db, "SELECT count(*) FROM OSRT_API"));
+  }
+  if (sum->cuda_records != 0 || HasTable(tables, "CUPTI_ACTIVITY_KIND_KERNEL")) {
+    if (HasTable(tables, "CUPTI_ACTIVITY_KIND_KERNEL")) {
+      GSYS_ASSIGN_OR_RETURN(sum->cuda_kernels, Count(db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL"));
+    }
+    if (HasTable(tables, "CUPTI_ACTIVITY_KIND_RUNTIME")) {
+      GSYS_ASSIGN_OR_RETURN(sum->cuda_api_calls, Count(db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME"));
+    }
+  }
+  return OkStatus();
+}
+
+}  // namespace gsys::report

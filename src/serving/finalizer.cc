@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "serving/finalizer.h"
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+
+#include "format/session_meta.h"
+#include "launcher/launcher.h"
+#include "report/import/importer.h"
+
+namespace gsys::serving {
+namespace {
+
+void SleepUntil(int64_t monotonic_ns) {
+  for (;;) {
+    int64_t left = monotonic_ns - launcher::MonotonicNowNs();
+    if (left <= 0) return;
+    timespec ts{static_cast<time_t>(left / 1000000000), static_cast<long>(left % 1000000000)};
+    nanosleep(&ts, nullptr);
+  }
+}
+
+void Respond(const std::string& file, const std::string& key, const std::string& value) {
+  if (file.empty()) return;
+  std::string tmp = file + ".tmp";
+  {
+    std::ofstream out(tmp);
+    out << format::SerializeSessionMeta({{key, value}});
+  }
+  std::rename(tmp.c_str(), file.c_str());
+}
+
+std::string Basename(const std::string& p) {
+  size_t slash = p.rfind('/');
+  return slash == std::string::npos ? p : p.substr(slash + 1);
+}
+
+}  // namespace
+
+int RunWindowJob(const WindowJob& job, const FinalizeHooks& hooks) {
+  if (!job.tree_exited) SleepUntil(job.end_ns + kSettleNs);
+  report::ImportOptions io;
+  io.session_dir = job.session_dir;
+  io.output_path = job.report_path;
+  io.window_start_ns = job.start_ns;
+  io.window_end_ns = job.end_ns;
+  auto sum = report::ImportSession(io);
+  if (!sum.ok()) {
+    std::fprintf(stderr, "gsys: window %d: %s (the raw capture stays in %s)\n", job.index,
+                 sum.status().message().c_str(), job.session_dir.c_str());
+    Respond(job.response_file, "error", sum.status().message());
+    return 1;
+  }
+  std::fprintf(stderr, "gsys: window %d: generated %s: %llu NVTX events, %llu OS runtime events, "
+               "%llu CUDA kernels, %.2f s\n", job.index, job.report_path.c_str(),
+               static_cast<unsigned long long>(sum->nvtx_events),
+               static_cast<unsigned long long>(sum->osrt_events),
+               static_cast<unsigned long long>(sum->cuda_kernels),
+               static_cast<double>(job.end_ns - job.start_ns) / 1e9);
+  for (const auto& w : sum->warnings) std::fprintf(stderr, "gsys: window %d: warning: %s\n", job.index, w.c_str());
+  std::vector<std::string> files = {job.report_path};
+  if (hooks.summarize) {
+    for (const auto& f : hooks.summarize(job.report_path)) files.push_back(f);
+  }
+  int rc = 0;
+  if (!job.upload.empty()) {
+    for (const auto& f : files) {
+      Status up = hooks.upload ? hooks.upload(f, job.upload)
+                               : Error(StatusCode::kUnsupported, "this gsys has no upload support");
+      if (up.ok()) {
+        std::fprintf(stderr, "gsys: window %d: uploaded %s to %s%s\n", job.index, f.c_str(),
+                     job.upload.c_str(), Basename(f).c_str());
+      } else {
+        std::fprintf(stderr, "gsys: window %d: upload of %s failed: %s (the file stays on disk)\n",
+                     job.index, f.c_str(), up.message().c_str());
+        rc = 2;
+      }
+    }
+  }
+  Respond(job.response_file, "report", job.report_path);
+  std::fflush(stderr);
+  return rc;
+}
+
+Status Finalizer::Start(const WindowJob& job) {
+  std::fflush(stdout);
+  std::fflush(stderr);
+  pid_t pid = fork();
+  if (pid < 0) {
+    ++failures_;
+    return Error(StatusCode::kInternal, std::string("gsys: cannot fork the finalizer: ") + std::strerror(errno));
+  }
+  if (pid == 0) {
+    // Not part of the target's signals: a forwarded SIGTERM must not cut a report short.
+    sigset_t none;
+    sigemptyset(&none);
+    signal(SIGINT, SIG_IGN);
+    signal(SIGTERM, SIG_IGN);
+    signal(SIGHUP, SIG_IGN);
+    sigprocmask(SIG_SETMASK, &none, nullptr);
+    _exit(RunWindowJob(job, hooks_));
+  }
+  children_[pid] = job;
+  return OkStatus();
+}
+
+bool Finalizer::OnChildExit(pid_t pid, int exit_code) {
+  auto it = children_.find(pid);
+  if (it == children_.end()) return false;
+  if (exit_code != 0) ++failures_;
+  ++done_;
+  children_.erase(it);
+  return true;
+}
+
+int Finalizer::WaitAll(int64_t deadline_ns) {
+  while (!children_.empty()) {
+    for (auto it = children_.begin(); it != children_.end();) {
+      int status = 0;
+      pid_t r = waitpid(it->first, &status, WNOHANG);
+      if (r == it->first || (r < 0 && errno == ECHILD)) {
+        int code = r == it->first && WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+        if (code != 0) ++failures_;
+        ++done_;
+        it = children_.erase(it);
+      } else {
+        ++it;
+      }
+    }
+    if (children_.empty() || launcher::MonotonicNowNs() >= deadline_ns) break;
+    timespec ts{0, 20 * 1000 * 1000};
+    nanosleep(&ts, nullptr);
+  }
+  return static_cast<int>(children_.size());
+}
+
+}  // namespace gsys::serving

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: Apache-2.0
+// LiveSession: capture windows on a running, injected process tree, each finalized into its
+// own report while the tree keeps running. Windows come from three places:
+//   - the launcher (serving schedule, `gsys start/stop`, SIGUSR2): Open()/Close();
+//   - capture ranges inside the tree (-c nvtx, -c cudaProfilerApi, session-wide through the
+//     control page): picked up by Tick();
+//   - the end of the tree: Finish() closes what is open.
+// Recording is switched through the control page (control_file.h), so outside windows the
+// injected library records nothing but names and process facts.
+//
+// Threading: the launcher's thread (its on_tick / on_signal hooks).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <string>
+
+#include "serving/control_file.h"
+#include "serving/finalizer.h"
+#include "serving/report_name.h"
+
+namespace gsys::serving {
+
+struct LiveSessionOptions {
+  std::string session_dir;
+  ReportNaming naming;          // default report names
+  std::string upload;           // default destination ("" = none)
+  FinalizeHooks hooks;
+  int64_t max_repeat = 0;       // range windows: finalize at most this many (0 = all)
+};
+
+// Overrides for one launcher-opened window (`gsys start -o OUT -d SEC`).
+struct WindowRequest {
+  std::string output;           // "" = the session's naming
+  int64_t duration_ns = 0;      // 0 = until Close()
+  std::string response_file;    // answered by the window's finalizer
+};
+
+class LiveSession {
+ public:
+  LiveSession(LiveSessionOptions options, ControlFile control)
+      : options_(std::move(options)), control_(std::move(control)), finalizer_(options_.hooks) {}
+
+  bool window_open() const { return open_.has_value(); }
+  // Opens a launcher window now; false when one is open already.
+  bool Open(int64_t now, const WindowRequest& request = {});
+  // Closes the launcher window and starts its finalizer; false when none is open.
+  // `response_file` (if not empty) replaces the window's own (`gsys stop` waits on it).
+  bool Close(int64_t now, std::string* report_path = nullptr, const std::string& response_file = "");
+  // Duration limits and range windows of the tree.
+  void Tick(int64_t now);
+  // The tree exited (or gsys is ending): closes what is open, finalizes it, waits at most until
+  // `deadline_ns`. Returns the number of finalizers still running at the deadline.
+  int Finish(int64_t now, int64_t deadline_ns);
+  // From the launcher's loop: a child gsys forked exited.
+  bool OnChildExit(pid_t pid, int exit_code) { return finalizer_.OnChildExit(pid, exit_code); }
+
+  int windows() const { return windows_; }
+  const Finalizer& finalizer() const { return finalizer_; }
+  ControlFile& control() { return control_; }
+
+ private:
+  struct OpenWindow {
+    int64_t start_ns;
+    WindowRequest request;
+  };
+  void StartFinalizer(int64_t start, int64_t end, const WindowRequest& request, bool tree_exited);
+  Result<std::string> ReportPathFor(const WindowRequest& request);
+
+  LiveSessionOptions options_;
+  ControlFile control_;
+  Finalizer finalizer_;
+  std::optional<OpenWindow> open_;
+  std::set<std::string> reserved_;  // report paths handed out (not written yet)
+  std::string last_report_;
+  int windows_ = 0;
+  int range_windows_ = 0;
+};
+
+}  // namespace gsys::serving

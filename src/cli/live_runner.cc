@@ -28,7 +28,11 @@ namespace {
 
 namespace fs = std::filesystem;
 
-Status Upload(const std::string& path, const std::string& dest) { return upload::UploadFile(path, dest); }
+Status Upload(const std::string& path, const std::string& dest) {
+  upload::UploadOptions options;
+  options.log = [](const std::string& line) { std::fprintf(stderr, "gsys: %s\n", line.c_str()); };
+  return upload::UploadFile(path, dest, options);
+}
 
 serving::EnvMap Environment() {
   serving::EnvMap env;

@@ -207,13 +207,16 @@ GSYS_EXPORT void _Exit(int status) {
 // A program that clears its environment (clearenv(), environ = nullptr) before its first NVTX
 // call would make the NVTX loader find no NVTX_INJECTION64_PATH, and lose its NVTX events
 // although the library is loaded: answer that one name from the capture's own settings.
+// The lookup is glibc's (a scan of `environ`), done here rather than through dlsym: resolving
+// the real getenv could allocate, and an allocator that reads its settings with getenv during
+// its own initialization would re-enter this function before the answer exists.
 GSYS_EXPORT char* getenv(const char* name) noexcept {
-  char* value = GSYS_REAL(getenv)(name);
-  if (value != nullptr || name[0] != 'N' ||
-      std::strcmp(name, "NVTX_INJECTION64_PATH") != 0) {
-    return value;
+  size_t len = std::strlen(name);
+  for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
+    if (std::strncmp(*e, name, len) == 0 && (*e)[len] == '=') return *e + len + 1;
   }
+  if (len != 21 || std::strcmp(name, "NVTX_INJECTION64_PATH") != 0) return nullptr;
   gsys::capture::Context& ctx = gsys::capture::CaptureContext();
-  if (!ctx.active || !ctx.config.trace_nvtx || ctx.config.inject_path[0] == '\0') return value;
+  if (!ctx.active || !ctx.config.trace_nvtx || ctx.config.inject_path[0] == '\0') return nullptr;
   return ctx.config.inject_path;
 }

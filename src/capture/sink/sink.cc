@@ -6,7 +6,9 @@
 #include <pthread.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sched.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -49,6 +51,11 @@ struct SinkState {
   std::atomic<uint32_t> drain_owner{0};
   int fd = -1;
   uint64_t fd_dev = 0, fd_ino = 0;  // identity of the stream file behind `fd`
+  // The writer thread runs with a descriptor table of its own (unshare(CLONE_FILES)): `fd`
+  // then lives there, where the program's close/dup2 cannot reach it. Flushes on other threads
+  // (exit, signals, exec, fork) open the stream by path for each chunk instead.
+  std::atomic<bool> private_table{false};
+  std::atomic<uint32_t> writer_tid{0};
   uint64_t seq = 0;
   int64_t stream_id = 0;
   uint32_t pid = 0;
@@ -60,6 +67,7 @@ struct SinkState {
   uint64_t last_drops = 0;
   uint64_t last_unbuffered = 0;
   uint64_t write_errors = 0;
+  uint64_t unwritten_records = 0;  // records of chunks that could not be written
   size_t (*replay)(uint8_t*, size_t) = nullptr;
   int64_t init_ticks = 0;  // (ticks, ns) pair taken at init / fork
   int64_t init_ns = 0;
@@ -109,12 +117,12 @@ void UnlockDrain() { g.drain_owner.store(0, std::memory_order_release); }
 
 // --- chunk building (drain lock held) -----------------------------------------------------
 
-bool WriteAll(const iovec* iov_in, int count) {
+bool WriteAll(int fd, const iovec* iov_in, int count) {
   iovec iov[2];
   for (int i = 0; i < count; ++i) iov[i] = iov_in[i];
   int first = 0;
   while (first < count) {
-    long w = syscall(SYS_writev, g.fd, iov + first, count - first);
+    long w = syscall(SYS_writev, fd, iov + first, count - first);
     if (w < 0) {
       if (errno == EINTR) continue;
       return false;
@@ -143,29 +151,47 @@ void LeaveStopMarker(const char* reason) {
   if (fd >= 0) syscall(SYS_close, fd);
 }
 
-bool OpenStream() {
+// Opens the stream file by path and checks that the descriptor is that file (a program that
+// dup2()s onto every descriptor may replace the number between our open and the check: then
+// the descriptor is the program's, left alone, and we open again). `high`: move it to >= 700,
+// out of the range programs manage. Returns -1 when it cannot (and, unless the cause is
+// transient, turns capture off).
+long OpenVerified(bool high) {
   char path[kMaxPathBytes + 64];
   std::snprintf(path, sizeof(path), "%s/%u-%lld%s", g.config->session_dir, g.pid,
                 static_cast<long long>(g.stream_id), format::kStreamFileSuffix);
-  long fd = RawOpen(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-  if (fd < 0) {
-    int err = errno;
-    if (err != ENOENT) LeaveStopMarker("cannot-create-stream");
-    SinkDisable(err == ENOENT ? "session directory is gone" : "cannot create the stream file");
-    return false;
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    long fd = RawOpen(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (fd < 0) {
+      int err = errno;
+      // Out of descriptors (a program that fills its table): try again at the next drain.
+      if (err == EMFILE || err == ENFILE || err == EINTR) return -1;
+      if (err != ENOENT) LeaveStopMarker("cannot-create-stream");
+      SinkDisable(err == ENOENT ? "session directory is gone" : "cannot create the stream file");
+      return -1;
+    }
+    if (high) {
+      long moved = syscall(SYS_fcntl, fd, F_DUPFD_CLOEXEC, 700);
+      if (moved >= 0) {
+        syscall(SYS_close, fd);
+        fd = moved;
+      }
+    }
+    struct stat st {}, by_name {};
+    if (syscall(SYS_fstat, fd, &st) == 0 && S_ISREG(st.st_mode) &&
+        syscall(SYS_newfstatat, AT_FDCWD, path, &by_name, 0) == 0 &&
+        st.st_dev == by_name.st_dev && st.st_ino == by_name.st_ino) {
+      g.fd_dev = st.st_dev;
+      g.fd_ino = st.st_ino;
+      return fd;
+    }
   }
-  // Move the descriptor out of the low range programs manage (dup2 onto 3..9, closing
-  // "all" fds in a daemon), then remember which file it is.
-  long high = syscall(SYS_fcntl, fd, F_DUPFD_CLOEXEC, 700);
-  if (high >= 0) {
-    syscall(SYS_close, fd);
-    fd = high;
-  }
-  struct stat st {};
-  if (syscall(SYS_fstat, fd, &st) == 0) {
-    g.fd_dev = st.st_dev;
-    g.fd_ino = st.st_ino;
-  }
+  return -1;
+}
+
+bool OpenStream() {
+  long fd = OpenVerified(true);
+  if (fd < 0) return false;
   g.fd = static_cast<int>(fd);
   return true;
 }
@@ -178,28 +204,43 @@ bool StreamFdIsOurs() {
          static_cast<uint64_t>(st.st_ino) == g.fd_ino;
 }
 
+// A chunk that cannot be written is discarded; its records count as dropped (the sum of
+// records written and dropped stays exact, docs/reliability.md P3).
+void DiscardChunk() {
+  g.unwritten_records += g.chunk_records;
+  g.chunk_used = 0;
+  g.chunk_records = 0;
+}
+
 void WriteChunk(uint32_t flags) {
   if (g.chunk_used == 0 && flags == 0) return;
-  if (g.fd < 0 && !g.disabled.load() && !OpenStream()) {
-    g.chunk_used = 0;
-    g.chunk_records = 0;
-    return;
-  }
-  if (g.fd >= 0 && !StreamFdIsOurs()) {
-    g.fd = -1;  // not ours any more: leave that descriptor alone
-    if (!OpenStream()) {
-      g.chunk_used = 0;
-      g.chunk_records = 0;
-      return;
+  int fd = -1;
+  bool transient = g.private_table.load(std::memory_order_acquire) &&
+                   CurrentTid() != g.writer_tid.load(std::memory_order_relaxed);
+  if (transient) {
+    // Not the writer thread: its descriptor is not in this thread's table.
+    if (g.disabled.load()) return DiscardChunk();
+    fd = static_cast<int>(OpenVerified(false));
+    if (fd < 0) return DiscardChunk();
+  } else {
+    if (g.fd < 0 && !g.disabled.load() && !OpenStream()) return DiscardChunk();
+    if (g.fd >= 0 && !StreamFdIsOurs()) {
+      g.fd = -1;  // not ours any more: leave that descriptor alone
+      if (!OpenStream()) return DiscardChunk();
     }
+    fd = g.fd;
   }
-  if (g.fd >= 0) {
+  if (fd >= 0) {
     format::ChunkHeader h = format::MakeChunkHeader(g.pid, static_cast<uint64_t>(g.stream_id),
                                                     g.seq, g.chunk,
                                                     static_cast<uint32_t>(g.chunk_used),
                                                     g.chunk_records, flags);
     iovec iov[2] = {{&h, sizeof(h)}, {g.chunk, g.chunk_used}};
-    if (WriteAll(iov, 2)) {
+    bool written = WriteAll(fd, iov, 2);
+    int write_errno = errno;
+    if (transient) syscall(SYS_close, fd);
+    errno = write_errno;
+    if (written) {
       ++g.seq;
     } else {
       ++g.write_errors;
@@ -216,6 +257,7 @@ void WriteChunk(uint32_t flags) {
         LeaveStopMarker("write-error");
         SinkDisable("write to the stream file failed");
       }
+      g.unwritten_records += g.chunk_records;
     }
   }
   g.chunk_used = 0;
@@ -343,6 +385,7 @@ void DrainLocked(bool final) {
   }
   uint64_t unbuffered = g.threads_without_buffer.load(std::memory_order_relaxed);
   drops += g.unbuffered_drops.load(std::memory_order_relaxed);
+  drops += g.unwritten_records;
   if (drops != g.last_drops || (final && drops != 0)) {
     g.last_drops = drops;
     AppendCounter(format::CounterId::kDroppedRecords, drops);
@@ -360,6 +403,22 @@ void DrainLocked(bool final) {
 
 // --- writer thread -------------------------------------------------------------------------
 
+// Gives the writer thread a descriptor table of its own, emptied: the stream descriptor it
+// opens later is out of the program's reach (a program that closes or dup2()s onto every
+// descriptor cannot make us write into its files), and the copy holds none of the program's
+// files open (a pipe still reaches EOF when the program closes it).
+void UsePrivateDescriptorTable() {
+  if (syscall(SYS_unshare, CLONE_FILES) != 0) return;  // stay on the shared table
+  if (syscall(SYS_close_range, 0u, ~0u, 0u) != 0) {
+    struct rlimit lim {};
+    long max = getrlimit(RLIMIT_NOFILE, &lim) == 0 && lim.rlim_cur < (1u << 20)
+                   ? static_cast<long>(lim.rlim_cur) : 65536;
+    for (long fd = 0; fd < max; ++fd) syscall(SYS_close, fd);
+  }
+  g.writer_tid.store(t_thread.tid, std::memory_order_relaxed);
+  g.private_table.store(true, std::memory_order_release);
+}
+
 void* WriterMain(void*) {
   t_thread.guard = 1;  // never record the writer's own calls
   t_thread.tid = static_cast<uint32_t>(syscall(SYS_gettid));
@@ -367,6 +426,7 @@ void* WriterMain(void*) {
   sigfillset(&all);
   pthread_sigmask(SIG_BLOCK, &all, nullptr);  // signals go to the target's threads
   prctl(PR_SET_NAME, "gsys-writer", 0, 0, 0);
+  UsePrivateDescriptorTable();
   const int64_t interval = g.config->flush_interval_ms * 1000000ll;
   {
     // Calibrate the tick clock over ~20 ms before the first periodic drain.
@@ -546,8 +606,12 @@ void SinkForkChild(int64_t stream_id) {
   g.drain_owner.store(0);
   g.pid = static_cast<uint32_t>(syscall(SYS_getpid));
   g.stream_id = stream_id;
-  if (g.fd >= 0) syscall(SYS_close, g.fd);
+  // The parent's writer descriptor lives in its private table, not in this copy of the
+  // forking thread's: closing the number here would close one of the program's files.
+  if (g.fd >= 0 && !g.private_table.load()) syscall(SYS_close, g.fd);
   g.fd = -1;
+  g.private_table.store(false);
+  g.writer_tid.store(0);
   g.seq = 0;
   g.stream_started = false;
   g.forked = true;

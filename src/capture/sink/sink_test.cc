@@ -69,7 +69,7 @@ TEST(SinkTest, ConcurrentProducersPeriodicAndForcedFlushesLoseNothingUncounted) 
   config.flush_interval_ms = 5;
   ChooseTickClock(false);
   ASSERT_TRUE(SinkInit(config, 1));
-  g_recording.store(true);
+  SetRecordingFlag(true);
 
   constexpr int kThreads = 8;
   constexpr int64_t kPerThread = 40000;

@@ -8,6 +8,7 @@ std::unique_ptr<Subcommand> MakeStatsCommand();
 std::unique_ptr<Subcommand> MakeExportCommand();
 std::unique_ptr<Subcommand> MakeAnalyzeCommand();
 std::unique_ptr<Subcommand> MakeSummaryCommand();
+std::unique_ptr<Subcommand> MakeRecipeCommand();
 std::unique_ptr<Subcommand> MakeProfileCommand(), MakeImportCommand();  // capture (issue 3)
 std::unique_ptr<Subcommand> MakeUploadCommand();  // issue 7
 std::unique_ptr<Subcommand> MakeWrapCommand();  // serving (issue 7)
@@ -18,6 +19,7 @@ std::vector<std::unique_ptr<Subcommand>> MakeSubcommands() {
   verbs.push_back(MakeStatsCommand());
   verbs.push_back(MakeAnalyzeCommand());
   verbs.push_back(MakeSummaryCommand());
+  verbs.push_back(MakeRecipeCommand());
   verbs.push_back(MakeExportCommand());
   verbs.push_back(MakeImportCommand());
   verbs.push_back(MakeUploadCommand());

@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "analysis/recipe/frame.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstring>
+
+#include "common/strings.h"
+
+namespace gsys::analysis::recipe {
+
+int Frame::Column(std::string_view name) const {
+  for (size_t i = 0; i < columns.size(); ++i) {
+    if (columns[i] == name) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+double Round1(double x) { return std::nearbyint(x * 10.0) / 10.0; }
+
+std::string CellText(const Cell& cell) {
+  if (const auto* i = std::get_if<int64_t>(&cell)) return std::to_string(*i);
+  if (const auto* s = std::get_if<std::string>(&cell)) return *s;
+  if (const auto* d = std::get_if<double>(&cell)) {
+    if (!std::isfinite(*d)) return "";
+    char buf[64];
+    auto res = std::to_chars(buf, buf + sizeof(buf), *d);
+    std::string text(buf, res.ptr);
+    if (text.find_first_of(".e") == std::string::npos) text += ".0";
+    return text;
+  }
+  return "";
+}
+
+namespace {
+
+void AppendField(std::string* out, const std::string& text) {
+  if (text.find_first_of(",\"\n\r") == std::string::npos) {
+    *out += text;
+    return;
+  }
+  *out += '"';
+  for (char c : text) {
+    if (c == '"') *out += '"';
+    *out += c;
+  }
+  *out += '"';
+}
+
+Cell ParseField(const std::string& text, bool quoted) {
+  if (text.empty() && !quoted) return std::monostate{};
+  if (quoted) return text;
+  if (auto i = ParseInt64(text)) return *i;
+  bool numeric = text.find_first_not_of("0123456789.-e+") == std::string::npos &&
+                 text.find_first_of("0123456789") != std::string::npos;
+  if (numeric) {
+    double value = 0;
+    auto res = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (res.ec == std::errc() && res.ptr == text.data() + text.size()) return value;
+  }
+  return text;
+}
+
+}  // namespace
+
+std::string ToCsv(const Frame& frame) {
+  std::string out;
+  for (size_t c = 0; c < frame.columns.size(); ++c) {
+    if (c) out += ',';
+    AppendField(&out, frame.columns[c]);
+  }
+  out += '\n';
+  for (const auto& row : frame.rows) {
+    for (size_t c = 0; c < row.size(); ++c) {
+      if (c) out += ',';
+      AppendField(&out, CellText(row[c]));
+    }
+    out += '\n';
+  }
+  return out;
+}
+
+Result<Frame> ParseCsv(std::string_view text) {
+  Frame frame;
+  std::vector<Cell> row;
+  std::string field;
+  bool quoted = false, in_quotes = false, header = true, any = false;
+  auto end_field = [&] {
+    if (header) {
+      frame.columns.push_back(field);
+    } else {
+      row.push_back(ParseField(field, quoted));
+    }
+    field.clear();
+    quoted = false;
+    any = true;
+  };
+  auto end_row = [&] {
+    end_field();
+    if (!header) frame.rows.push_back(std::move(row));
+    row.clear();
+    header = false;
+    any = false;
+  };
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (in_quotes) {
+      if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') {
+        field += '"';
+        ++i;
+      } else if (c == '"') {
+        in_quotes = false;
+      } else {
+        field += c;
+      }
+    } else if (c == '"') {
+      in_quotes = quoted = true;
+    } else if (c == ',') {
+      end_field();
+    } else if (c == '\n') {
+      end_row();
+    } else if (c != '\r') {
+      field += c;
+      any = true;
+    }
+  }
+  if (in_quotes) return Error(StatusCode::kBadInput, "csv: unterminated quoted field");
+  if (any || !field.empty()) end_row();
+  return frame;
+}
+
+void PutInt(std::string* out, int64_t value) {
+  char buf[8];
+  std::memcpy(buf, &value, 8);
+  out->append(buf, 8);
+}
+
+void PutBytes(std::string* out, std::string_view bytes) {
+  PutInt(out, static_cast<int64_t>(bytes.size()));
+  out->append(bytes);
+}
+
+bool ByteReader::Int(int64_t* value) {
+  if (data_.size() < 8) return false;
+  std::memcpy(value, data_.data(), 8);
+  data_.remove_prefix(8);
+  return true;
+}
+
+bool ByteReader::Bytes(std::string* value) {
+  int64_t size = 0;
+  if (!Int(&size) || size < 0 || static_cast<uint64_t>(size) > data_.size()) return false;
+  value->assign(data_.substr(0, static_cast<size_t>(size)));
+  data_.remove_prefix(static_cast<size_t>(size));
+  return true;
+}
+
+std::string EncodeBundle(const Bundle& bundle) {
+  std::string out;
+  PutInt(&out, static_cast<int64_t>(bundle.size()));
+  for (const auto& [name, frame] : bundle) {
+    PutBytes(&out, name);
+    PutInt(&out, static_cast<int64_t>(frame.columns.size()));
+    for (const auto& c : frame.columns) PutBytes(&out, c);
+    PutInt(&out, static_cast<int64_t>(frame.rows.size()));
+    for (const auto& row : frame.rows) {
+      for (const auto& cell : row) {
+        PutInt(&out, static_cast<int64_t>(cell.index()));
+        if (const auto* i = std::get_if<int64_t>(&cell)) PutInt(&out, *i);
+        if (const auto* d = std::get_if<double>(&cell)) {
+          int64_t bits = 0;
+          std::memcpy(&bits, d, 8);
+          PutInt(&out, bits);
+        }
+        if (const auto* s = std::get_if<std::string>(&cell)) PutBytes(&out, *s);
+      }
+    }
+  }
+  return out;
+}
+
+Result<Bundle> DecodeBundle(std::string_view data) {
+  Status bad(StatusCode::kInternal, "recipe: corrupt result bundle");
+  ByteReader in(data);
+  Bundle bundle;
+  int64_t frames = 0;
+  if (!in.Int(&frames)) return bad;
+  for (int64_t f = 0; f < frames; ++f) {
+    std::string name;
+    Frame frame;
+    int64_t ncols = 0, nrows = 0;
+    if (!in.Bytes(&name) || !in.Int(&ncols)) return bad;
+    frame.columns.resize(static_cast<size_t>(ncols));
+    for (auto& c : frame.columns) {
+      if (!in.Bytes(&c)) return bad;
+    }
+    if (!in.Int(&nrows)) return bad;
+    frame.rows.resize(static_cast<size_t>(nrows));
+    for (auto& row : frame.rows) {
+      row.resize(static_cast<size_t>(ncols));
+      for (auto& cell : row) {
+        int64_t kind = 0, value = 0;
+        std::string text;
+        if (!in.Int(&kind)) return bad;
+        switch (kind) {
+          case 0: cell = std::monostate{}; break;
+          case 1: if (!in.Int(&value)) return bad; cell = value; break;
+          case 2: {
+            if (!in.Int(&value)) return bad;
+            double d = 0;
+            std::memcpy(&d, &value, 8);
+            cell = d;
+            break;
+          }
+          case 3: if (!in.Bytes(&text)) return bad; cell = std::move(text); break;
+          default: return bad;
+        }
+      }
+    }
+    bundle.emplace(std::move(name), std::move(frame));
+  }
+  return bundle;
+}
+
+}  // namespace gsys::analysis::recipe

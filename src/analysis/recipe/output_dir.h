@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: Apache-2.0
+// The recipe output directory: one CSV per table (files.csv is the rank index), one
+// self-contained HTML page, and a JSON manifest NAME.gsys-analysis listing them.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "analysis/recipe/engine.h"
+
+namespace gsys::analysis::recipe {
+
+// Checks, before any work, that `dir` can be written: kIoError when it exists and !`force`,
+// when it exists but is neither empty nor a recipe output (no files.csv: gsys never replaces an
+// unrelated directory), or when its parent is missing or not writable.
+Status CheckOutputDir(const std::string& dir, bool force);
+
+// Writes the output of `run` into `dir` through a temporary sibling directory renamed into
+// place, so a failure leaves no partial output. Returns the file names written (sorted).
+Result<std::vector<std::string>> WriteOutputDir(const std::string& dir, bool force,
+                                                const Recipe& recipe, const RecipeRun& run,
+                                                const std::string& command_line);
+
+// The page of `run` (title, the recipe's blocks, notes, the files index).
+html::Page RecipePage(const Recipe& recipe, const RecipeRun& run);
+
+}  // namespace gsys::analysis::recipe

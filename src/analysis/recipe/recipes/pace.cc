@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: Apache-2.0
+// nvtx_pace and cuda_gpu_kern_pace: the instances of one named NVTX range or kernel (--name), in
+// start order, per rank: iteration i's duration (end - start), delta (start_i - end_{i-1}, 0 for
+// the first) and their running sums, with times aligned across ranks. Across ranks: per-rank
+// statistics and how far each rank lags the earliest rank at the same iteration (stragglers).
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "analysis/recipe/describe.h"
+#include "analysis/recipe/recipe_util.h"
+#include "analysis/recipe/recipes/recipes.h"
+#include "report/reader/report_reader.h"
+
+namespace gsys::analysis::recipe {
+namespace {
+
+class PaceRecipe : public Recipe {
+ public:
+  explicit PaceRecipe(bool nvtx) : nvtx_(nvtx) {}
+  std::string name() const override { return nvtx_ ? "nvtx_pace" : "cuda_gpu_kern_pace"; }
+  std::string title() const override { return nvtx_ ? "NVTX Pace" : "CUDA GPU Kernel Pace"; }
+  std::string help() const override {
+    return std::string("Iterations of one ") +
+           (nvtx_ ? "NVTX range (--name TEXT: push/pop or start/end ranges with that text, any "
+                    "domain)"
+                  : "kernel (--name: its demangled, base or mangled name)") +
+           " per rank: duration, delta (gap since the previous instance) and their running "
+           "sums (pace.csv), per-rank statistics (stats.csv, delta_stats.csv) and stragglers "
+           "(rank_summary.csv: mean lag behind the earliest rank at the same iteration).";
+  }
+  std::vector<DataNeed> Needs(const RecipeOptions&) const override {
+    if (nvtx_) return {{{"NVTX_EVENTS"}, "NV Tools Extension (NVTX) data"}};
+    return {{{"CUPTI_ACTIVITY_KIND_KERNEL"}, "CUDA kernel data"}};
+  }
+  Status Validate(const RecipeOptions& options) const override {
+    if (options.range_name.empty()) {
+      return Error(StatusCode::kInvalidArgument,
+                   "recipe: " + name() + " needs --name " + (nvtx_ ? "RANGE" : "KERNEL"));
+    }
+    return OkStatus();
+  }
+
+  Result<Bundle> Map(MapContext& ctx) const override {
+    std::string sql =
+        nvtx_ ? "SELECT n.start, n.end FROM NVTX_EVENTS AS n LEFT JOIN StringIds AS s ON s.id = "
+                "n.textId WHERE n.eventType IN (59, 60, 70, 71) AND n.end IS NOT NULL AND "
+                "coalesce(n.text, s.value) = ?1 ORDER BY n.start, n.end"
+              : "WITH ids AS (SELECT id FROM StringIds WHERE value = ?1) SELECT k.start, k.end "
+                "FROM CUPTI_ACTIVITY_KIND_KERNEL AS k WHERE k.demangledName IN ids OR "
+                "k.shortName IN ids OR k.mangledName IN ids ORDER BY k.start, k.end";
+    GSYS_ASSIGN_OR_RETURN(report::Statement stmt, ctx.reader.db().Prepare(sql));
+    GSYS_RETURN_IF_ERROR(stmt.BindText(1, ctx.options.range_name));
+    Frame f;
+    f.columns = {"Iteration", "Start", "End", "Duration", "Delta", "Duration Accum",
+                 "Delta Accum"};
+    int64_t prev_end = 0, dur_acc = 0, delta_acc = 0, offset = ctx.info.offset;
+    while (true) {
+      GSYS_ASSIGN_OR_RETURN(bool row, stmt.Step());
+      if (!row) break;
+      int64_t start = stmt.ColumnInt(0), end = stmt.ColumnInt(1);
+      int64_t delta = f.rows.empty() ? 0 : start - prev_end;
+      dur_acc += end - start;
+      delta_acc += delta;
+      f.rows.push_back({static_cast<int64_t>(f.rows.size()), start + offset, end + offset,
+                        end - start, delta, dur_acc, delta_acc});
+      prev_end = end;
+    }
+    if (f.rows.empty()) {
+      ctx.skip_reason = std::string("has no ") + (nvtx_ ? "NVTX range" : "kernel") + " named '" +
+                        ctx.options.range_name + "'";
+    }
+    return Bundle{{"pace", std::move(f)}};
+  }
+
+  Result<RecipeResult> Reduce(const std::vector<RankResult>& ranks, const RecipeOptions& options,
+                              const GlobalParams&) const override {
+    RecipeResult result;
+    Frame pace, stats, delta_stats, summary;
+    stats.columns = delta_stats.columns = {"Rank"};
+    for (const auto& c : DescribeColumns()) {
+      stats.columns.push_back(c);
+      delta_stats.columns.push_back(c);
+    }
+    summary.columns = {"Rank", "Iterations", "Mean Duration", "Mean Delta", "Mean Lag",
+                       "Last End"};
+    // Earliest start of each iteration over all ranks, for the lag.
+    std::map<int64_t, int64_t> earliest;
+    auto mapped = MappedRanks(ranks);
+    for (const RankResult& r : mapped) {
+      for (const auto& row : r.bundle->at("pace").rows) {
+        auto [it, added] = earliest.emplace(CellInt(row[0]), CellInt(row[1]));
+        if (!added) it->second = std::min(it->second, CellInt(row[1]));
+      }
+    }
+    html::LineChart durations{"Duration per iteration", "iteration", "ms", {}};
+    html::LineChart deltas{"Delta (gap before the iteration) per iteration", "iteration", "ms", {}};
+    html::BarChart lags{"Mean lag behind the earliest rank", "ms", {}, {}};
+    for (const RankResult& r : mapped) {
+      const Frame& f = r.bundle->at("pace");
+      AppendRows(&pace, WithRank(f, r.info->rank));
+      std::vector<int64_t> dur, delta;
+      html::LineSeries sd{"rank " + std::to_string(r.info->rank), {}, {}}, sg = sd;
+      long double lag = 0;
+      for (const auto& row : f.rows) {
+        dur.push_back(CellInt(row[3]));
+        delta.push_back(CellInt(row[4]));
+        lag += static_cast<long double>(CellInt(row[1]) - earliest[CellInt(row[0])]);
+        sd.x.push_back(CellDouble(row[0]));
+        sd.y.push_back(CellDouble(row[3]) / 1e6);
+        sg.x.push_back(CellDouble(row[0]));
+        sg.y.push_back(CellDouble(row[4]) / 1e6);
+      }
+      int64_t rank = r.info->rank;
+      Describe dd = DescribeValues(dur), dg = DescribeValues(delta);
+      std::vector<Cell> srow = {rank}, grow = {rank};
+      for (Cell& c : DescribeCells(dd)) srow.push_back(std::move(c));
+      for (Cell& c : DescribeCells(dg)) grow.push_back(std::move(c));
+      stats.rows.push_back(std::move(srow));
+      delta_stats.rows.push_back(std::move(grow));
+      double mean_lag = Round1(static_cast<double>(lag / static_cast<long double>(f.rows.size())));
+      summary.rows.push_back(
+          {rank, static_cast<int64_t>(f.rows.size()), dd.mean, dg.mean, mean_lag,
+           f.rows.back()[2]});
+      durations.series.push_back(std::move(sd));
+      deltas.series.push_back(std::move(sg));
+      lags.labels.push_back("rank " + std::to_string(rank));
+      lags.values.push_back(mean_lag / 1e6);
+    }
+    if (pace.columns.empty()) {
+      pace.columns = {"Rank", "Iteration", "Start", "End", "Duration", "Delta", "Duration Accum",
+                      "Delta Accum"};
+    }
+    result.tables.push_back({"pace", pace});
+    result.tables.push_back({"stats", stats});
+    result.tables.push_back({"delta_stats", delta_stats});
+    result.tables.push_back({"rank_summary", summary});
+    result.blocks.emplace_back("Instances of '" + options.range_name +
+                               "' per rank, in start order (times aligned across ranks). A rank "
+                               "whose iterations take longer, or that starts them later than "
+                               "the others (lag), holds the others back.");
+    result.blocks.emplace_back(std::move(durations));
+    result.blocks.emplace_back(std::move(deltas));
+    if (lags.labels.size() > 1) result.blocks.emplace_back(std::move(lags));
+    result.blocks.emplace_back(TableBlock("rank_summary", summary));
+    result.blocks.emplace_back(TableBlock("stats (duration)", stats));
+    result.blocks.emplace_back(TableBlock("delta_stats", delta_stats));
+    Summarize(summary, &result.summary);
+    return result;
+  }
+
+ private:
+  static void Summarize(const Frame& summary, std::vector<std::string>* lines) {
+    if (summary.rows.empty()) return;
+    auto by = [&](size_t col) {
+      return std::max_element(summary.rows.begin(), summary.rows.end(),
+                              [col](const auto& a, const auto& b) {
+                                return CellDouble(a[col]) < CellDouble(b[col]);
+                              });
+    };
+    std::vector<double> means;
+    for (const auto& row : summary.rows) means.push_back(CellDouble(row[2]));
+    std::sort(means.begin(), means.end());
+    double median = Quantile(means, 0.5);
+    auto slow = by(2);
+    lines->push_back("slowest iterations: rank " + CellText((*slow)[0]) + " (mean " +
+                     HumanNs(CellDouble((*slow)[2])) + ", median rank " + HumanNs(median) + ")");
+    auto lag = by(4);
+    if (summary.rows.size() > 1) {
+      lines->push_back("most behind: rank " + CellText((*lag)[0]) + " (starts iterations " +
+                       HumanNs(CellDouble((*lag)[4])) +
+                       " after the earliest rank on average)");
+    }
+  }
+
+  bool nvtx_;
+};
+
+}  // namespace
+
+std::unique_ptr<Recipe> MakePaceRecipe(const std::string& name) {
+  if (name == "nvtx_pace") return std::make_unique<PaceRecipe>(true);
+  if (name == "cuda_gpu_kern_pace") return std::make_unique<PaceRecipe>(false);
+  return nullptr;
+}
+
+}  // namespace gsys::analysis::recipe

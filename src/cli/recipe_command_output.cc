@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: Apache-2.0
+// `gsys recipe`: output-name pattern, progress bar and terminal summary.
+#include <unistd.h>
+
+#include <climits>
+#include <cstdlib>
+#include <filesystem>
+
+#include "cli/output.h"
+#include "cli/recipe_command.h"
+#include "common/strings.h"
+
+namespace gsys::cli {
+
+Result<std::string> ExpandOutputPattern(const std::string& pattern) {
+  auto expand = [&](int64_t n) -> Result<std::string> {
+    std::string out;
+    for (size_t i = 0; i < pattern.size(); ++i) {
+      if (pattern[i] != '%' || i + 1 == pattern.size()) {
+        out += pattern[i];
+        continue;
+      }
+      char c = pattern[++i];
+      if (c == '%') {
+        out += '%';
+      } else if (c == 'h') {
+        char host[HOST_NAME_MAX + 1] = {};
+        ::gethostname(host, sizeof(host) - 1);
+        out += host;
+      } else if (c == 'p') {
+        out += std::to_string(::getpid());
+      } else if (c == 'n') {
+        out += std::to_string(n);
+      } else if (c == 'q' && i + 1 < pattern.size() && pattern[i + 1] == '{') {
+        size_t close = pattern.find('}', i);
+        if (close == std::string::npos) {
+          return Error(StatusCode::kInvalidArgument,
+                       "recipe: --output: unterminated %q{ in '" + pattern + "'");
+        }
+        std::string var = pattern.substr(i + 2, close - i - 2);
+        const char* value = std::getenv(var.c_str());
+        if (!value) {
+          return Error(StatusCode::kInvalidArgument,
+                       "recipe: --output: environment variable '" + var + "' is not set");
+        }
+        out += value;
+        i = close;
+      } else {
+        return Error(StatusCode::kInvalidArgument, "recipe: --output: unknown pattern '%" +
+                                                       std::string(1, c) + "' in '" + pattern +
+                                                       "' (expected %q{ENV}, %h, %p, %n, %%)");
+      }
+    }
+    return out;
+  };
+  if (pattern.find("%n") == std::string::npos) return expand(0);
+  for (int64_t n = 1;; ++n) {
+    GSYS_ASSIGN_OR_RETURN(std::string path, expand(n));
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) return path;
+  }
+}
+
+std::function<void(size_t, size_t)> MakeProgress(bool quiet) {
+  if (quiet || !::isatty(STDERR_FILENO)) return nullptr;
+  return [](size_t done, size_t total) {
+    constexpr size_t kWidth = 30;
+    size_t filled = total ? done * kWidth / total : kWidth;
+    std::string bar(filled, '=');
+    if (filled < kWidth) bar += '>' + std::string(kWidth - filled - 1, ' ');
+    PrintErr("\r[" + bar + "] " + std::to_string(done) + "/" + std::to_string(total) + " steps");
+  };
+}
+
+void FinishProgress(bool quiet) {
+  if (!quiet && ::isatty(STDERR_FILENO)) PrintErr("\r" + std::string(60, ' ') + "\r");
+}
+
+std::string RecipeSummaryText(const analysis::recipe::Recipe& recipe,
+                              const analysis::recipe::RecipeRun& run, const std::string& dir,
+                              const std::vector<std::string>& files) {
+  size_t skipped = 0;
+  std::string skipped_lines;
+  for (const auto& r : run.ranks) {
+    if (!r.skipped) continue;
+    ++skipped;
+    skipped_lines += "  SKIPPED rank " + std::to_string(r.rank) +
+                     (r.set ? " of set " + std::to_string(r.set) : std::string()) + " (" +
+                     r.file + "): " + r.skip_reason + "\n";
+  }
+  std::string text = "recipe " + recipe.name() + ": " + std::to_string(run.ranks.size()) +
+                     " report(s)" +
+                     (skipped ? ", " + std::to_string(skipped) + " skipped" : std::string()) +
+                     "\n" + skipped_lines;
+  for (const std::string& note : run.notes) text += "  note: " + note + "\n";
+  for (const std::string& line : run.result.summary) text += "  " + line + "\n";
+  text += "  output: " + AbsolutePath(dir) + "/ (" + Join(files, ", ") + ")\n";
+  return text;
+}
+
+}  // namespace gsys::cli

@@ -5,7 +5,8 @@ set -euo pipefail
 packages=(cmake make g++ pkg-config libsqlite3-dev sqlite3 libgtest-dev libgmock-dev
           libbenchmark-dev python3 file protobuf-compiler
           libssl-dev libcurl4-openssl-dev  # upload: static libcrypto, curl headers (dlopen'ed)
-          clang libclang-rt-dev valgrind)  # reliability: libFuzzer, memcheck
+          clang libclang-rt-dev valgrind  # reliability: libFuzzer, memcheck
+          openmpi-bin libopenmpi-dev)  # recipe --mode mpi test (gsys dlopens libmpi)
 # Upload tests run s3rver from npm (tests/upload/package.json); Debian's nodejs/npm unless a
 # node is already installed.
 command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)

@@ -5,6 +5,7 @@
 
 #include "analysis/recipe/engine.h"
 #include "analysis/recipe/output_dir.h"
+#include "analysis/recipe/recipes/recipes.h"
 #include "cli/flags.h"
 #include "cli/output.h"
 #include "cli/recipe_command.h"
@@ -184,15 +185,19 @@ class RecipeCommand : public Subcommand {
                                   : mode == "none"
                                       ? 1
                                       : std::max(1u, std::thread::hardware_concurrency())));
+    bool force = flags.Bool("force-overwrite", false);
+    bool quiet = flags.Has("quiet");
+    std::string pattern = flags.Last("output").value_or(recipe->name() + "-%n");
+    if (recipe->name() == "diff" && inputs.size() == 2 && rc::IsRecipeOutputDir(inputs[0]) &&
+        rc::IsRecipeOutputDir(inputs[1])) {
+      return DiffOutputs(*recipe, inputs, options, pattern, force, quiet, args);
+    }
     rc::RunRequest request;
     request.recipe = recipe;
     request.options = options;
     request.threads = static_cast<int>(threads);
     GSYS_ASSIGN_OR_RETURN(request.inputs, ExpandAll(*recipe, inputs));
     std::string dir;
-    bool force = flags.Bool("force-overwrite", false);
-    bool quiet = flags.Has("quiet");
-    std::string pattern = flags.Last("output").value_or(recipe->name() + "-%n");
     std::unique_ptr<rc::Communicator> comm;
     if (mode == "mpi") {
       GSYS_ASSIGN_OR_RETURN(comm, rc::OpenMpiCommunicator());
@@ -215,6 +220,21 @@ class RecipeCommand : public Subcommand {
   }
 
  private:
+  // diff of two recipe output directories: no report is read.
+  static Result<int> DiffOutputs(const rc::Recipe& recipe, const std::vector<std::string>& inputs,
+                                 const rc::RecipeOptions& options, const std::string& pattern,
+                                 bool force, bool quiet, const std::vector<std::string>& args) {
+    GSYS_ASSIGN_OR_RETURN(std::string dir, ExpandOutputPattern(pattern));
+    GSYS_RETURN_IF_ERROR(rc::CheckOutputDir(dir, force));
+    rc::RecipeRun run;
+    GSYS_ASSIGN_OR_RETURN(run.result, rc::DiffRecipeOutputs(inputs[0], inputs[1],
+                                                            options.tolerance, &run.ranks));
+    GSYS_ASSIGN_OR_RETURN(auto files, rc::WriteOutputDir(dir, force, recipe, run,
+                                                         "gsys recipe " + Join(args, " ")));
+    if (!quiet) PrintOut(RecipeSummaryText(recipe, run, dir, files));
+    return 0;
+  }
+
   static Result<int> ShowRecipeHelp(const std::string& topic) {
     if (topic.empty()) {
       PrintOut("recipes:\n" + RecipeList());

@@ -23,8 +23,9 @@ std::string CellText(const Cell& cell) {
   if (const auto* s = std::get_if<std::string>(&cell)) return *s;
   if (const auto* d = std::get_if<double>(&cell)) {
     if (!std::isfinite(*d)) return "";
-    char buf[64];
-    auto res = std::to_chars(buf, buf + sizeof(buf), *d);
+    char buf[400];  // fixed notation of any finite double fits
+    auto res = std::to_chars(buf, buf + sizeof(buf), *d, std::chars_format::fixed);
+    if (res.ec != std::errc()) return "";
     std::string text(buf, res.ptr);
     if (text.find_first_of(".e") == std::string::npos) text += ".0";
     return text;

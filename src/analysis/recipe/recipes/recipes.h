@@ -19,3 +19,13 @@ std::unique_ptr<Recipe> MakeRuleRecipe(const std::string& name);       // rule_r
 std::unique_ptr<Recipe> MakeDiffRecipe();                              // diff.cc
 
 }  // namespace gsys::analysis::recipe
+
+namespace gsys::analysis::recipe {
+
+// diff over two recipe output directories (their files.csv and all_stats.csv) instead of
+// reports; fills `ranks` from their files.csv (set 0 and 1).
+bool IsRecipeOutputDir(const std::string& path);
+Result<RecipeResult> DiffRecipeOutputs(const std::string& a, const std::string& b,
+                                       double tolerance, std::vector<RankInfo>* ranks);
+
+}  // namespace gsys::analysis::recipe

@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""CLI tests of `gsys recipe`: bad input gives one line and a documented exit code, nothing is
+written; a rank missing data is skipped (listed with the reason) and the recipe goes on."""
+import csv
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli"))
+from cli_harness import (EXIT_BAD_INPUT, EXIT_IO, EXIT_NOT_FOUND, EXIT_UNSUPPORTED,  # noqa: E402
+                         EXIT_USAGE, CliTestCase, fixture, gsys, main)
+
+from synth import MS, Report  # noqa: E402
+
+
+class RecipeCliTest(CliTestCase):
+    def setUp(self):
+        super().setUp()
+        self.inputs = os.path.join(self.tmp, "in")
+        os.makedirs(self.inputs)
+        self.r0 = Report().kernel(0, MS, "k").nvtx(0, MS, "step").write(
+            os.path.join(self.inputs, "r0.gsys-rep"))
+        self.out = os.path.join(self.tmp, "out")
+
+    def assertOneLineError(self, proc, code, *needles):
+        super().assertOneLineError(proc, code, *needles)
+        self.assertFalse(os.path.exists(self.out))
+
+    def test_help_lists_recipes(self):
+        proc = gsys("recipe", "--help")
+        self.assertEqual(proc.returncode, 0)
+        for name in ("cuda_gpu_kern_sum", "nccl_gpu_overlap_trace", "nvtx_pace", "diff",
+                     "gpu_gaps", "cuda_gpu_time_util_map"):
+            self.assertIn(name, proc.stdout)
+        proc = gsys("recipe", "nvtx_pace", "--help")
+        self.assertEqual(proc.returncode, 0)
+        self.assertIn("--name", proc.stdout)
+
+    def test_unknown_recipe_and_option(self):
+        self.assertOneLineError(gsys("recipe", "cuda_gpu_kern_summ", "--input", self.r0),
+                                EXIT_USAGE, "unknown recipe 'cuda_gpu_kern_summ'",
+                                "did you mean 'cuda_gpu_kern_sum'")
+        self.assertOneLineError(gsys("recipe", "cuda_gpu_kern_sum", "--bns", "3", self.r0),
+                                EXIT_USAGE, "unknown option '--bns'", "--bins")
+        self.assertOneLineError(gsys("recipe", "cuda_gpu_time_util_map", "--bins", "0",
+                                     "--input", self.r0, "--output", self.out), EXIT_USAGE,
+                                "--bins")
+        self.assertOneLineError(gsys("recipe", "nvtx_pace", "--input", self.r0), EXIT_USAGE,
+                                "nvtx_pace needs --name")
+        self.assertOneLineError(gsys("recipe", "gpu_gaps", "--chunks", "3", "--input", self.r0),
+                                EXIT_USAGE, "--chunks does not apply to gpu_gaps")
+        self.assertOneLineError(gsys("recipe", "cuda_gpu_kern_sum", "--mode", "dask",
+                                     "--input", self.r0), EXIT_USAGE, "--mode")
+        self.assertOneLineError(gsys("recipe"), EXIT_USAGE, "no recipe given")
+
+    def test_empty_input_set(self):
+        empty = os.path.join(self.tmp, "empty")
+        os.makedirs(empty)
+        self.assertOneLineError(gsys("recipe", "cuda_gpu_kern_sum", "--input", empty,
+                                     "--output", self.out), EXIT_USAGE, "no input reports")
+        self.assertOneLineError(gsys("recipe", "cuda_gpu_kern_sum", "--output", self.out),
+                                EXIT_USAGE, "no input reports given")
+        self.assertOneLineError(gsys("recipe", "diff", "--input", self.r0, "--output", self.out),
+                                EXIT_USAGE, "diff compares exactly two inputs")
+
+    def test_missing_and_corrupt_inputs(self):
+        self.assertOneLineError(gsys("recipe", "cuda_gpu_kern_sum", "--input",
+                                     os.path.join(self.tmp, "nope.gsys-rep"), "--output",
+                                     self.out), EXIT_NOT_FOUND, "nope.gsys-rep")
+        bad = os.path.join(self.inputs, "r1.gsys-rep")
+        with open(bad, "w") as f:
+            f.write("not a report\n" * 50)
+        self.assertOneLineError(gsys("recipe", "cuda_gpu_kern_sum", "--input", self.inputs,
+                                     "--output", self.out), EXIT_BAD_INPUT, "r1.gsys-rep")
+        rep = os.path.join(self.tmp, "x.nsys-rep")
+        open(rep, "w").close()
+        self.assertOneLineError(gsys("recipe", "cuda_gpu_kern_sum", "--input", rep, "--output",
+                                     self.out), EXIT_UNSUPPORTED, "nsys export")
+
+    def test_mixed_versions(self):
+        self.assertOneLineError(gsys("recipe", "cuda_gpu_kern_sum", "--input", self.r0,
+                                     "--input", fixture(), "--output", self.out),
+                                EXIT_BAD_INPUT, "mixed versions", "gsys 0.1.0")
+
+    def test_rank_missing_data_is_skipped(self):
+        Report().kernel(0, 2 * MS, "k").write(os.path.join(self.inputs, "r1.gsys-rep"))
+        proc = gsys("recipe", "nvtx_sum", "--input", self.inputs, "--output", self.out)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertIn("SKIPPED rank 1 (r1): does not contain NV Tools Extension (NVTX) data",
+                      proc.stdout)
+        with open(os.path.join(self.out, "files.csv")) as f:
+            status = [r["Status"] for r in csv.DictReader(f)]
+        self.assertEqual(status, ["ok", "skipped: does not contain NV Tools Extension (NVTX) data"])
+        proc = gsys("recipe", "nvtx_pace", "--name", "nope", "--input", self.inputs, "--output",
+                    os.path.join(self.tmp, "pace"))
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertIn("has no NVTX range named 'nope'", proc.stdout)
+
+    def test_existing_output_needs_force(self):
+        os.makedirs(self.out)
+        open(os.path.join(self.out, "files.csv"), "w").close()
+        proc = gsys("recipe", "cuda_gpu_kern_sum", "--input", self.r0, "--output", self.out)
+        self.assertEqual(proc.returncode, EXIT_IO, proc.stderr)
+        self.assertIn("already exists (use --force-overwrite)", proc.stderr)
+        self.assertEqual(os.listdir(self.out), ["files.csv"])
+        proc = gsys("recipe", "cuda_gpu_kern_sum", "--input", self.r0, "--output", self.out,
+                    "--force-overwrite")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertIn("all_stats.csv", os.listdir(self.out))
+        other = os.path.join(self.tmp, "other")
+        os.makedirs(other)
+        open(os.path.join(other, "precious.txt"), "w").close()
+        proc = gsys("recipe", "cuda_gpu_kern_sum", "--input", self.r0, "--output", other,
+                    "--force-overwrite")
+        self.assertEqual(proc.returncode, EXIT_IO)
+        self.assertIn("not a recipe output directory", proc.stderr)
+        self.assertEqual(os.listdir(other), ["precious.txt"])
+
+    def test_output_patterns(self):
+        os.environ["GSYS_TEST_TAG"] = "tag"
+        proc = gsys("recipe", "cuda_gpu_kern_sum", "-q", "--input", self.r0, cwd=self.tmp)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        proc = gsys("recipe", "cuda_gpu_kern_sum", "-q", "--input", self.r0, cwd=self.tmp)
+        self.assertEqual(proc.stdout, "")
+        proc = gsys("recipe", "cuda_gpu_kern_sum", "-q", "--input", self.r0, "--output",
+                    "o-%q{GSYS_TEST_TAG}-%n-%%", cwd=self.tmp)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertTrue({"cuda_gpu_kern_sum-1", "cuda_gpu_kern_sum-2", "o-tag-1-%"} <=
+                        set(os.listdir(self.tmp)))
+        self.assertOneLineError(gsys("recipe", "cuda_gpu_kern_sum", "--input", self.r0,
+                                     "--output", os.path.join(self.tmp, "o%x")), EXIT_USAGE,
+                                "unknown pattern '%x'")
+
+
+if __name__ == "__main__":
+    main()

@@ -10,6 +10,12 @@ packages=(cmake make g++ pkg-config libsqlite3-dev sqlite3 libgtest-dev libgmock
 # Upload tests run s3rver from npm (tests/upload/package.json); Debian's nodejs/npm unless a
 # node is already installed.
 command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
+# HTML page tests (tests/html) render in Debian's headless chromium; they skip without it, and
+# Ubuntu ships Chromium only as a snap, so it is added only where apt has a real package.
+if ! command -v chromium >/dev/null 2>&1 &&
+   apt-cache show chromium 2>/dev/null | grep -q '^Filename: .*/chromium_'; then
+  packages+=(chromium)
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

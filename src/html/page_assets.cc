@@ -18,7 +18,8 @@ section { margin: 22px 0; }
 section h2 { font-size: 17px; margin: 0 0 8px; }
 p.text { white-space: pre-line; max-width: 100ch; }
 p.note { color: #5b6475; font-size: 12px; margin: 4px 0; }
-.table-wrap { overflow: auto; max-height: 70vh; border: 1px solid #e3e6ec; }
+.table-wrap { display: inline-block; max-width: 100%; overflow: auto; max-height: 70vh;
+              border: 1px solid #e3e6ec; }
 table.sortable { border-collapse: collapse; font-size: 13px; min-width: 40%; }
 table.sortable th, table.sortable td { padding: 3px 10px; border-bottom: 1px solid #eceef2;
                                       text-align: left; vertical-align: top; }

@@ -19,8 +19,12 @@ RECIPES = [["cuda_gpu_kern_sum"], ["nccl_gpu_overlap_trace"], ["nvtx_pace", "--n
 
 
 def csvs(directory):
-    return {name: open(os.path.join(directory, name), "rb").read()
-            for name in sorted(os.listdir(directory)) if name.endswith(".csv")}
+    out = {}
+    for name in sorted(os.listdir(directory)):
+        if name.endswith(".csv"):
+            with open(os.path.join(directory, name), "rb") as f:
+                out[name] = f.read()
+    return out
 
 
 @unittest.skipUnless(MPIRUN, "mpirun not found (install openmpi-bin to run the MPI mode test)")

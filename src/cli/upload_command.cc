@@ -7,6 +7,7 @@
 #include "cli/flags.h"
 #include "cli/subcommand.h"
 #include "common/strings.h"
+#include "upload/s3_endpoint.h"
 #include "upload/upload.h"
 #include "upload/upload_options_env.h"
 
@@ -24,6 +25,12 @@ const std::vector<FlagSpec>& UploadFlags() {
       {"max-attempts", 0, FlagValue::kRequired, "N",
        "Tries per request before giving up (retries back off exponentially with\n"
        "jitter). Default: 5, or GSYS_UPLOAD_MAX_ATTEMPTS."},
+      {"region", 0, FlagValue::kRequired, "REGION",
+       "S3 region. Default: AWS_REGION, AWS_DEFAULT_REGION, the profile's region,\n"
+       "else us-east-1 (a bucket found elsewhere is followed once)."},
+      {"endpoint-url", 0, FlagValue::kRequired, "URL",
+       "S3-compatible endpoint (http(s)://host[:port]), path-style addressing.\n"
+       "Default: AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, else AWS."},
       {"quiet", 'q', FlagValue::kNone, "", "Print errors only."},
       {"help", 'h', FlagValue::kNone, "", "Show this help."},
   };
@@ -104,6 +111,11 @@ class UploadCommand : public Subcommand {
       auto n = ParseInt64(*v);
       if (!n || *n < 1 || *n > 100) return Error(StatusCode::kInvalidArgument, "upload: --max-attempts '" + *v + "' is not 1..100");
       o.max_attempts = static_cast<int>(*n);
+    }
+    o.region = flags.Last("region").value_or("");
+    o.endpoint_url = flags.Last("endpoint-url").value_or("");
+    if (!o.endpoint_url.empty()) {
+      GSYS_RETURN_IF_ERROR(upload::ParseHttpUrl(o.endpoint_url, "--endpoint-url").status());
     }
     return o;
   }

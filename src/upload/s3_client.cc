@@ -145,6 +145,10 @@ Result<HttpResponse> S3Client::Execute(const Call& call) {
     bool error_body = ParseS3Error(r.body, &err);
     bool success = r.status >= 200 && r.status < 300 && !error_body;
     if (success) return r;
+    if (Relocate(r)) {
+      --attempt;  // the first answer from the right region is the first real try
+      continue;
+    }
     bool retry = IsRetryable(r.status, error_body ? err.code : "");
     if (!retry || attempt >= max_attempts) {
       return Error(StatusCode::kIoError, Describe(call, r, attempt));
@@ -157,6 +161,21 @@ Result<HttpResponse> S3Client::Execute(const Call& call) {
         std::to_string(delay) + " ms");
     sleep_ms_(delay);
   }
+}
+
+bool S3Client::Relocate(const HttpResponse& r) {
+  std::string region = r.Header("x-amz-bucket-region");
+  if (!relocate_ || relocated_ || !aws_endpoint_ || region.empty() || region == location_.region ||
+      (r.status != 301 && r.status != 307 && r.status != 400)) {
+    return false;
+  }
+  Result<S3Location> moved = relocate_(region);
+  if (!moved.ok()) return false;
+  Log("upload: " + display_ + ": the bucket is in " + region + ", not " + location_.region +
+      "; sending there (set AWS_REGION=" + region + " to skip this round trip)");
+  location_ = *moved;
+  relocated_ = true;
+  return true;
 }
 
 Status S3Client::PutObject(const std::string& key, const std::string& file, uint64_t size) {

@@ -27,6 +27,12 @@ class S3Client {
   // Test seams: the clock (Unix seconds) and the sleep between tries.
   void SetClock(std::function<int64_t()> now) { now_ = std::move(now); }
   void SetSleep(std::function<void(int)> sleep_ms) { sleep_ms_ = std::move(sleep_ms); }
+  // When AWS answers that the bucket lives in another region (301/400 with
+  // x-amz-bucket-region), the client asks `relocate` for that region's location and retries
+  // there once, instead of failing on a missing AWS_REGION.
+  void SetRelocate(std::function<Result<S3Location>(const std::string& region)> relocate) {
+    relocate_ = std::move(relocate);
+  }
 
   // Uploads `size` bytes of `file` to `key`: one PUT below options.multipart_threshold_bytes,
   // a multipart upload at or above it.
@@ -45,6 +51,8 @@ class S3Client {
   void Abort(const std::string& key, const std::string& upload_id);
   // Sends `call` with retries; a non-2xx final answer (or an <Error> body) is an error.
   Result<HttpResponse> Execute(const Call& call);
+  // Follows a wrong-region answer once (SetRelocate); true when the call should be resent.
+  bool Relocate(const HttpResponse& response);
   HttpRequest Sign(const Call& call);
   std::string Describe(const Call& call, const HttpResponse& response, int attempts) const;
   void Log(const std::string& line) const;
@@ -57,6 +65,8 @@ class S3Client {
   bool aws_endpoint_;
   std::function<int64_t()> now_;
   std::function<void(int)> sleep_ms_;
+  std::function<Result<S3Location>(const std::string&)> relocate_;
+  bool relocated_ = false;
 };
 
 // Hashes bytes [offset, offset + length) of `file`: raw SHA-256 and MD5.

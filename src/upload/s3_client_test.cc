@@ -168,6 +168,27 @@ TEST_F(S3ClientTest, ClientErrorsAreNotRetriedAndSecretsAreRedacted) {
   EXPECT_NE(s.message().find("[redacted]"), std::string::npos);
 }
 
+TEST_F(S3ClientTest, FollowsTheBucketRegionOnce) {
+  FakeHttpClient http([](const HttpRequest& r) {
+    if (r.url.find("eu-west-1") != std::string::npos) return Respond(200);
+    return Respond(301, "<Error><Code>PermanentRedirect</Code><Message>Use the right endpoint.</Message></Error>",
+                   {{"x-amz-bucket-region", "eu-west-1"}});
+  });
+  UploadOptions o;
+  o.max_attempts = 1;
+  o.log = [this](const std::string& l) { log_ += l + "\n"; };
+  S3Client aws(&http, {"https://b.s3.us-east-1.amazonaws.com", "b.s3.us-east-1.amazonaws.com", "", "us-east-1"},
+               {"A", "S", "", "t", 0}, o, "s3://b/k");
+  aws.SetRelocate([](const std::string& region) -> Result<S3Location> {
+    return S3Location{"https://b.s3." + region + ".amazonaws.com", "b.s3." + region + ".amazonaws.com", "", region};
+  });
+  ASSERT_TRUE(aws.Upload("k", file_, data_.size()).ok());
+  ASSERT_EQ(http.requests.size(), 2u);
+  EXPECT_EQ(http.requests[1].url, "https://b.s3.eu-west-1.amazonaws.com/k");
+  EXPECT_NE(HeaderOf(http.requests[1], "Authorization").find("/eu-west-1/s3/aws4_request"), std::string::npos);
+  EXPECT_NE(log_.find("the bucket is in eu-west-1, not us-east-1"), std::string::npos) << log_;
+}
+
 TEST_F(S3ClientTest, PartSizeRules) {
   FakeHttpClient http([](const HttpRequest&) { return Respond(200); });
   UploadOptions o;

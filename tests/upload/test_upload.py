@@ -275,6 +275,19 @@ class VerifyingServerTest(Scratch):
         self.assertIn("PUT failed: HTTP 503 SlowDown: Please reduce your request rate. (3 attempts)", proc.stderr)
         self.assertEqual(len(self.state.log), 3)
 
+    def test_region_and_endpoint_flags(self):
+        self.state.region = "eu-west-3"
+        path = self.write("g.bin", b"region")
+        wrong = run_gsys([path, "s3://gsys-bucket/g/"], self.env(), self.home)
+        self.assertOneLineError(wrong, EXIT_IO, "AuthorizationHeaderMalformed")
+        env = self.env(AWS_ENDPOINT_URL_S3="http://127.0.0.1:%d" % free_port())  # the flag wins
+        ok = run_gsys(["--region", "eu-west-3", "--endpoint-url", self.url, path, "s3://gsys-bucket/g/"], env,
+                      self.home)
+        self.assertEqual(ok.returncode, 0, ok.stderr)
+        self.assertEqual(self.stored("g/g.bin"), b"region")
+        bad = run_gsys(["--endpoint-url", "ftp://x", path, "s3://gsys-bucket/g/"], env, self.home)
+        self.assertOneLineError(bad, EXIT_USAGE, "--endpoint-url='ftp://x' is not an http:// or https:// URL")
+
     def test_session_token_from_environment(self):
         self.state.keys["ASIASESSION"] = ("session-secret-4", "session-token-5")
         path = self.write("s.bin", b"with token")

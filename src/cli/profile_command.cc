@@ -18,6 +18,8 @@
 #include "launcher/capture_env.h"
 #include "launcher/launcher.h"
 #include "launcher/output_name.h"
+#include "cli/profile_repeat.h"
+#include "serving/control_file.h"
 #include "report/import/importer.h"
 
 extern char** environ;
@@ -218,6 +220,16 @@ Result<int> ProfileCommand::Run(const std::vector<std::string>& args) {
   if (ec) return Error(StatusCode::kIoError, "profile: cannot create '" + plan.capture.session_dir + "': " + ec.message());
   GSYS_RETURN_IF_ERROR(format::WriteSessionMeta(plan.capture.session_dir, plan.meta));
   plan.launch.env = launcher::BuildCaptureEnv(plan.launch.env, flags.All("env-var"), plan.capture);
+  // The control page makes -c ranges session-wide (issue 3) and repeat ranges separate reports.
+  const launcher::CaptureSettings& c = plan.capture;
+  auto control = serving::ControlFile::Create(c.session_dir, c.capture_range.empty(), c.capture_range == "nvtx");
+  if (!control.ok()) return Error(control.status().code(), "profile: " + control.status().message());
+  if (!c.capture_range.empty() && StartsWith(c.capture_range_end, "repeat")) {
+    RepeatRun run{plan.launch, c.session_dir, 0, OnStarted, &plan, &plan.report_path};
+    size_t colon = c.capture_range_end.find(':');
+    if (colon != std::string::npos) run.max_ranges = static_cast<int>(ParseInt64(c.capture_range_end.substr(colon + 1)).value_or(0));
+    return RunRepeatedRanges(std::move(run), std::move(*control));
+  }
   auto launched = launcher::Launch(plan.launch, OnStarted, &plan);
   if (!launched.ok()) {
     fs::remove_all(plan.capture.session_dir, ec);

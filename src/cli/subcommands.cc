@@ -11,7 +11,8 @@ std::unique_ptr<Subcommand> MakeSummaryCommand();
 std::unique_ptr<Subcommand> MakeRecipeCommand();
 std::unique_ptr<Subcommand> MakeProfileCommand(), MakeImportCommand();  // capture (issue 3)
 std::unique_ptr<Subcommand> MakeUploadCommand();  // issue 7
-std::unique_ptr<Subcommand> MakeWrapCommand();  // serving (issue 7)
+std::unique_ptr<Subcommand> MakeWrapCommand(), MakeLaunchCommand(), MakeStartCommand(),
+    MakeStopCommand(), MakeSessionsCommand(), MakeShutdownCommand();  // serving (issue 7)
 
 std::vector<std::unique_ptr<Subcommand>> MakeSubcommands() {
   std::vector<std::unique_ptr<Subcommand>> verbs;
@@ -23,7 +24,10 @@ std::vector<std::unique_ptr<Subcommand>> MakeSubcommands() {
   verbs.push_back(MakeExportCommand());
   verbs.push_back(MakeImportCommand());
   verbs.push_back(MakeUploadCommand());
-  verbs.push_back(MakeWrapCommand());
+  for (auto* make : {MakeWrapCommand, MakeLaunchCommand, MakeStartCommand, MakeStopCommand,
+                     MakeSessionsCommand, MakeShutdownCommand}) {
+    verbs.push_back(make());
+  }
   return verbs;
 }
 

@@ -168,7 +168,9 @@ Result<LaunchResult> Launch(const LaunchOptions& o, void (*on_started)(pid_t, vo
     }
     if (primary_done) {
       if (!o.wait_all) break;
-      if (waitpid(-1, nullptr, WNOHANG) < 0 && errno == ECHILD) break;
+      // Any child left? (WNOWAIT: look without reaping, so the loop above reports it.)
+      siginfo_t left{};
+      if (waitid(P_ALL, 0, &left, WEXITED | WNOHANG | WNOWAIT) < 0 && errno == ECHILD) break;
     }
     int64_t now = MonotonicNowNs();
     bool end_now = false;

@@ -126,7 +126,8 @@ Result<KeyValues> SendRequest(const SessionInfo& session, const KeyValues& reque
       fs::remove(base + ".resp", ec);
       return kv;
     }
-    if (!Alive(session.pid)) {
+    // Ended: its launcher is gone, or (a zombie not yet reaped by its parent) took `info` away.
+    if (!Alive(session.pid) || !fs::exists(session.dir + "/info", ec)) {
       return Error(StatusCode::kNotFound, "session '" + session.name + "' ended before answering");
     }
     timespec ts{0, 10 * 1000 * 1000};

@@ -284,11 +284,11 @@ def case_repeat():
     out = os.path.join(TMP, "out") + "/"
     os.makedirs(out)
     port_file = os.path.join(TMP, "port")
-    env = base_env(GSYS_PROFILE="1", NSYS_PROFILE_DELAY="1.0", NSYS_PROFILE_DURATION="0.7",
-                   GSYS_PROFILE_REPEAT="1.5", NSYS_PROFILE_TRACE="nvtx", GSYS_PROFILE_OUTPUT=out)
+    env = base_env(GSYS_PROFILE="1", NSYS_PROFILE_DELAY="1.0", NSYS_PROFILE_DURATION="1.2",
+                   GSYS_PROFILE_REPEAT="2.5", NSYS_PROFILE_TRACE="nvtx", GSYS_PROFILE_OUTPUT=out)
     p = start_wrap(env, out, port_file)
     load = Load(read_port(port_file))
-    load.start()  # windows at 1.0, 2.5, 4.0, ...
+    load.start()  # windows at 1.0, 3.5, 6.0, ...
     wait_for(lambda: len(reports_in(out)) >= 2, 20, "two reports")
     load.finish()
     finish_wrap(p)
@@ -390,7 +390,7 @@ def case_launch_start_stop():
     s = run_gsys("stop", "--session", "srv")
     check(s.returncode != 0 and "no capture window is open" in s.stderr, "stop without a window")
     s = run_gsys("shutdown", "--session", "srv")
-    eq(s.returncode, 0, f"shutdown: {s.stderr}")
+    eq(s.returncode, 0, f"shutdown: {s.stderr}\n{stderr_text()}")
     eq(p.wait(timeout=30), 7, "launch exit code (the server's, after SIGTERM)")
     eq(len(reports_in(out)), 2, "one report per window")
     lst = run_gsys("sessions", "list")
@@ -421,8 +421,8 @@ def case_session_wide_trigger():
     prog = os.path.join(ARGS.build, "tests", "capture", "gsys_test_nvtx")
     out = os.path.join(TMP, "r")
     env = base_env(NSYS_NVTX_PROFILER_REGISTER_ONLY="0")
-    p = subprocess.run([gsys(), "profile", "-t", "nvtx", "-c", "nvtx", "-p", "win@*", "-o", out,
-                        prog, "windows_child", "1", "5"], capture_output=True, text=True, env=env, timeout=60)
+    p = subprocess.run([gsys(), "profile", "-t", "nvtx", "-c", "nvtx", "-p", "win@*",
+                        "--capture-range-end", "stop", "-o", out, prog, "windows_child", "1", "5"], capture_output=True, text=True, env=env, timeout=60)
     eq(p.returncode, 0, "profile rc\n" + p.stderr)
     with sqlite3.connect(out + ".gsys-rep") as db:
         child = db.execute("SELECT count(*) FROM NVTX_EVENTS WHERE text = 'child_work'").fetchone()[0]

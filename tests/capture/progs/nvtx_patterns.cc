@@ -187,6 +187,53 @@ int Killable(int n) {
   }
 }
 
+// Capture-range windows (serving tests): N times a "win" range around M "work" ranges, with
+// "outside" ranges between them.
+int Windows(int n, int m) {
+  for (int i = 0; i < n; ++i) {
+    PushPop("outside", 2);
+    nvtxRangePushA("win");
+    PushPop("work", m);
+    nvtxRangePop();
+  }
+  PushPop("outside", 2);
+  return 0;
+}
+
+// Session-wide trigger: the parent's "win" range must open the window in an exec'd child.
+// Pipes order the two: child_before, then the window (child_work), then child_after.
+int ChildPart(int m) {
+  char c = 0;
+  PushPop("child_before", m);
+  if (write(4, "r", 1) != 1 || read(3, &c, 1) != 1) return 1;
+  PushPop("child_work", m);
+  if (write(4, "d", 1) != 1 || read(3, &c, 1) != 1) return 1;
+  PushPop("child_after", m);
+  return 0;
+}
+
+int WindowsChild(const char* self, int m) {
+  int to_child[2], to_parent[2];
+  if (pipe(to_child) != 0 || pipe(to_parent) != 0) return 1;
+  pid_t pid = fork();
+  if (pid == 0) {
+    dup2(to_child[0], 3);
+    dup2(to_parent[1], 4);
+    std::string count = std::to_string(m);
+    execl(self, self, "child_part", count.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  char c = 0;
+  if (read(to_parent[0], &c, 1) != 1) return 1;
+  nvtxRangePushA("win");
+  if (write(to_child[1], "g", 1) != 1 || read(to_parent[0], &c, 1) != 1) return 1;
+  nvtxRangePop();
+  if (write(to_child[1], "c", 1) != 1) return 1;
+  int st = 0;
+  waitpid(pid, &st, 0);
+  return WIFEXITED(st) ? WEXITSTATUS(st) : 1;
+}
+
 int Delayed(int n, int ms) {
   PushPop("early", n);
   usleep(static_cast<useconds_t>(ms) * 1000);
@@ -281,6 +328,9 @@ int main(int argc, char** argv) {
   if (mode == "crash") return Crash(argc > 2 ? argv[2] : "segv", arg(3, 10));
   if (mode == "killable") return Killable(arg(2, 10));
   if (mode == "delayed") return Delayed(arg(2, 10), arg(3, 1500));
+  if (mode == "windows") return Windows(arg(2, 3), arg(3, 4));
+  if (mode == "windows_child") return WindowsChild(argv[0], arg(3, 5));
+  if (mode == "child_part") return ChildPart(arg(2, 5));
   if (mode == "trigger") return Trigger(arg(2, 5));
   if (mode == "osrt") return Osrt();
   if (mode == "fdchaos") return FdChaos(arg(2, 10));

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "cli/profile_repeat.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <optional>
+
+#include "cli/live_runner.h"
+#include "serving/live_session.h"
+
+namespace gsys::cli {
+namespace {
+
+// A literal '%' of an already expanded name must stay literal when expanded again.
+std::string EscapePercent(const std::string& s) {
+  std::string out;
+  for (char c : s) out += c == '%' ? std::string("%%") : std::string(1, c);
+  return out;
+}
+
+}  // namespace
+
+Result<int> RunRepeatedRanges(RepeatRun run, serving::ControlFile control) {
+  std::unique_ptr<serving::LiveSession> live;
+  std::optional<serving::ControlFile> pending(std::move(control));
+  auto make_live = [&]() {
+    if (live) return;
+    serving::LiveSessionOptions o;
+    o.session_dir = run.session_dir;
+    std::string path = *run.report_path;
+    if (path.size() > 9) path.resize(path.size() - 9);  // ".gsys-rep"
+    o.naming.output = EscapePercent(path);
+    o.naming.host = ThisHostName();
+    o.naming.exists = [](const std::string& p) {
+      std::error_code ec;
+      return std::filesystem::exists(p, ec);
+    };
+    o.max_repeat = run.max_ranges;
+    live = std::make_unique<serving::LiveSession>(std::move(o), std::move(*pending));
+    pending.reset();
+  };
+  run.launch.on_tick = [&](int64_t now) {
+    make_live();
+    live->Tick(now);
+    return false;
+  };
+  run.launch.on_other_child = [&](pid_t pid, int code) {
+    if (live) live->OnChildExit(pid, code);
+  };
+  auto launched = launcher::Launch(run.launch, run.on_started, run.context);
+  if (!launched.ok()) return launched.status();
+  make_live();
+  int64_t now = launcher::MonotonicNowNs();
+  int left = live->Finish(now, now + 600'000'000'000);
+  if (live->windows() == 0) std::fprintf(stderr, "gsys: no capture range was seen; no report written\n");
+  std::error_code ec;
+  if (left == 0 && live->finalizer().failures() == 0 && std::getenv("GSYS_KEEP_SESSION") == nullptr) {
+    std::filesystem::remove_all(run.session_dir, ec);
+  }
+  return launched->exit_code;
+}
+
+}  // namespace gsys::cli

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: Apache-2.0
+// `gsys sessions list`: nsys sessions list. The live sessions of this user (gsys launch and
+// gsys wrap), one per line: NAME, gsys PID, KIND, COMMAND.
+#include <cstdio>
+
+#include "cli/flags.h"
+#include "cli/subcommand.h"
+#include "serving/session_registry.h"
+
+namespace gsys::cli {
+namespace {
+
+const std::vector<FlagSpec>& SessionsFlags() {
+  static const std::vector<FlagSpec> kFlags = {
+      {"show-header", 'p', FlagValue::kBool, "", "Print the header line. Default: true."},
+      {"help", 'h', FlagValue::kNone, "", "Show this help."},
+  };
+  return kFlags;
+}
+
+class SessionsCommand : public Subcommand {
+ public:
+  std::string Name() const override { return "sessions"; }
+  std::string Summary() const override { return "List live sessions (gsys sessions list)"; }
+  std::string Help() const override {
+    return "usage: gsys sessions list [-p true|false]\n\n"
+           "Lists the live sessions of this user (gsys launch, gsys wrap) that gsys start,\n"
+           "stop and shutdown can address ($GSYS_SESSIONS_DIR, else /tmp/gsys-sessions-UID).\n\n"
+           "options:\n" +
+           FlagsHelp(SessionsFlags());
+  }
+  Result<int> Run(const std::vector<std::string>& args) override {
+    GSYS_ASSIGN_OR_RETURN(ParsedFlags flags, ParseFlags("sessions", SessionsFlags(), args, false));
+    if (flags.Has("help")) {
+      std::fputs(Help().c_str(), stdout);
+      return 0;
+    }
+    if (flags.positionals().size() != 1 || flags.positionals()[0] != "list") {
+      return Error(StatusCode::kInvalidArgument, "sessions: expected 'list' (usage: gsys sessions list)");
+    }
+    const char* root = std::getenv("GSYS_SESSIONS_DIR");
+    GSYS_ASSIGN_OR_RETURN(auto all, serving::ListSessions(serving::SessionsRoot(root ? root : "")));
+    if (flags.Bool("show-header", true)) std::printf("%-24s %8s  %-7s %s\n", "NAME", "PID", "KIND", "COMMAND");
+    for (const auto& s : all) {
+      if (!s.alive) continue;
+      std::printf("%-24s %8d  %-7s %s\n", s.name.c_str(), static_cast<int>(s.pid), s.kind.c_str(), s.command.c_str());
+    }
+    return 0;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Subcommand> MakeSessionsCommand() { return std::make_unique<SessionsCommand>(); }
+
+}  // namespace gsys::cli

@@ -5,8 +5,8 @@ namespace gsys::serving {
 
 WindowScheduler::Action WindowScheduler::Tick(int64_t now, bool open) {
   if (open) {
-    // The open window is next_ - 1.
-    if (now < EndOf(next_ - 1)) return Action::kNone;
+    // A window lasts `duration` from when it really opened (a busy host may open it late).
+    if (now < opened_at_ + duration_) return Action::kNone;
     if (repeat_ <= 0) finished_ = true;
     return Action::kClose;
   }
@@ -19,6 +19,7 @@ WindowScheduler::Action WindowScheduler::Tick(int64_t now, bool open) {
   }
   if (now < StartOf(next_)) return Action::kNone;
   ++next_;
+  opened_at_ = now;
   return Action::kOpen;
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // WindowScheduler: when serving-mode windows open and close. Window k (k = 0, 1, ...) spans
-// [t0 + delay + k * repeat, that + duration]; without repeat there is only window 0. Pure (the
+// [t0 + delay + k * repeat, that + duration] (the end counts from when it really opened); without
+// repeat there is only window 0. Pure (the
 // caller passes the clock), so the schedule is unit-tested without waiting.
 #pragma once
 
@@ -30,6 +31,7 @@ class WindowScheduler {
   int64_t t0_, delay_, duration_, repeat_;
   int64_t next_ = 0;  // the window to open next
   bool finished_ = false;
+  int64_t opened_at_ = 0;
 };
 
 }  // namespace gsys::serving

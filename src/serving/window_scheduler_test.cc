@@ -39,6 +39,13 @@ TEST(WindowScheduler, RepeatOpensEveryPeriod) {
   EXPECT_FALSE(s.finished());
 }
 
+TEST(WindowScheduler, ALateOpenStillGetsTheFullDuration) {
+  WindowScheduler s(0, 100, 50, 0);
+  EXPECT_EQ(s.Tick(130, false), A::kOpen);
+  EXPECT_EQ(s.Tick(179, true), A::kNone);
+  EXPECT_EQ(s.Tick(180, true), A::kClose);
+}
+
 TEST(WindowScheduler, MissedWindowsAreSkipped) {
   WindowScheduler s(0, 10, 5, 20);
   EXPECT_EQ(s.Tick(57, false), A::kNone);  // windows 0..2 passed unseen

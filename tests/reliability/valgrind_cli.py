@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
 """Valgrind memcheck over the CLI (issue 8): `gsys stats`, `analyze` and `export` on the nsys
-fixtures and on a fresh gsys capture. Fails on any memcheck error (invalid read/write, use of
-uninitialised values, invalid free) and on definite leaks.
+fixtures, and `gsys import` of a session made of the raw-stream seed corpus. Fails on any
+memcheck error (invalid read/write, use of uninitialised values, invalid free) and on definite
+leaks.
 
 usage: valgrind_cli.py --gsys GSYS --fixtures DIR [--fault-target PROG]   (77 = no valgrind)"""
 import argparse
@@ -36,6 +37,15 @@ def main():
     f = os.path.join(args.fixtures, FIXTURES[0])
     for kind in ("perfetto", "chrome", "csv"):
         runs.append(["export", "--type", kind, "-o", os.path.join(tmp, "out." + kind), f])
+    # gsys import of a session made of the raw streams in the fuzz seed corpus.
+    seeds = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "fuzz", "corpus",
+                         "import_fuzzer")
+    session = os.path.join(tmp, "s.gsys-session")
+    os.makedirs(session)
+    for i, name in enumerate(sorted(os.listdir(seeds))):
+        if name.endswith(".gsysraw"):
+            shutil.copy(os.path.join(seeds, name), os.path.join(session, f"{100 + i}-{i}.gsysraw"))
+    runs.append(["import", session, "-o", os.path.join(tmp, "imported.gsys-rep")])
     failures = []
     try:
         for run in runs:

@@ -13,6 +13,7 @@ import glob
 import http.client
 import json
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -20,6 +21,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.request
 
 ARGS = None
 TMP = None
@@ -348,6 +350,92 @@ def case_upload_failure():
     err = stderr_text()
     check("upload of" in err and "failed" in err, "upload failure logged:\n" + err)
     check("not-a-secret" not in err, "secret in the log")
+
+
+def start_s3rver():
+    """The npm s3rver package from tests/upload/node_modules on 127.0.0.1 (random port)."""
+    binary = os.path.join(HERE, "..", "upload", "node_modules", ".bin", "s3rver")
+    check(os.path.exists(binary), "s3rver is not installed: run tools/install_deps.sh (npm ci in tests/upload)")
+    log = open(os.path.join(TMP, "s3rver.log"), "w+")
+    proc = subprocess.Popen([binary, "-d", os.path.join(TMP, "s3data"), "-a", "127.0.0.1", "-p", "0",
+                             "--configure-bucket", "gsys-bucket"], stdout=log, stderr=subprocess.STDOUT)
+    def port():
+        log.seek(0)
+        m = re.search(r"listening on 127\.0\.0\.1:(\d+)", log.read())
+        return int(m.group(1)) if m else None
+    return proc, wait_for(port, 30, "s3rver"), log
+
+
+def case_s3():
+    """The report and its summaries land in s3rver with identical bytes; the report goes up as a
+    multipart upload (small forced parts), the summaries as single PUTs."""
+    proc, port, log = start_s3rver()
+    try:
+        out = os.path.join(TMP, "out") + "/"
+        os.makedirs(out)
+        port_file = os.path.join(TMP, "port")
+        env = base_env(GSYS_PROFILE="1", GSYS_PROFILE_DELAY="1.0", GSYS_PROFILE_DURATION="1.0",
+                       GSYS_PROFILE_TRACE="nvtx,osrt", GSYS_PROFILE_OUTPUT=out,
+                       LMI_DEBUG_S3_ARTIFACT_PATH="s3://gsys-bucket/serve/node1/",
+                       AWS_ENDPOINT_URL=f"http://127.0.0.1:{port}", AWS_ACCESS_KEY_ID="S3RVER",
+                       AWS_SECRET_ACCESS_KEY="S3RVER", AWS_REGION="us-east-1",
+                       GSYS_UPLOAD_MULTIPART_THRESHOLD="64K", GSYS_UPLOAD_PART_SIZE="64K")
+        p = start_wrap(env, out, port_file)
+        load = Load(read_port(port_file))
+        load.run_for(2.5)
+        rep = wait_for(lambda: reports_in(out), 20, "the report")[0]
+        wait_for(lambda: stderr_text().count("uploaded") >= 3 or "failed" in stderr_text(), 30,
+                 "three uploads")
+        load.run_for(0.3)
+        eq(load.failed, 0, "failed requests")
+        check_window(rep, load)
+        base = rep[:-len(".gsys-rep")]
+        for suffix in (".gsys-rep", ".stats.txt", ".stats.json"):
+            local = base + suffix
+            key = "serve/node1/" + os.path.basename(local)
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/gsys-bucket/{key}", timeout=30) as r:
+                eq(r.read(), open(local, "rb").read(), f"bytes of {key} in s3rver")
+        check(os.path.getsize(rep) > 64 * 1024, "the report is big enough for multipart")
+        log.seek(0)
+        text = log.read()
+        check("Stored part 2 of" in text, "the report went up in parts:\n" + text[-2000:])
+        finish_wrap(p)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def case_s3_wrong_secret():
+    """A wrong secret against a SigV4-verifying endpoint: a clear upload error, the secret never
+    printed, the report kept, the server serving on."""
+    sys.path.insert(0, os.path.join(HERE, "..", "upload"))
+    import sigv4_server
+    state = sigv4_server.State("AKIDGSYSTEST", "wJalrXUtnFEMI/GSYS+TEST/secretKEY")
+    server, url = sigv4_server.serve(state)
+    try:
+        out = os.path.join(TMP, "out") + "/"
+        os.makedirs(out)
+        port_file = os.path.join(TMP, "port")
+        env = base_env(GSYS_PROFILE="1", GSYS_PROFILE_DELAY="0.5", GSYS_PROFILE_DURATION="0.5",
+                       GSYS_PROFILE_TRACE="nvtx", GSYS_PROFILE_OUTPUT=out,
+                       GSYS_PROFILE_UPLOAD="s3://gsys-bucket/p/", AWS_ENDPOINT_URL_S3=url,
+                       AWS_ACCESS_KEY_ID="AKIDGSYSTEST", AWS_SECRET_ACCESS_KEY="wrong-secret-value",
+                       AWS_REGION="us-east-1", GSYS_UPLOAD_MAX_ATTEMPTS="1")
+        p = start_wrap(env, out, port_file)
+        load = Load(read_port(port_file))
+        load.run_for(1.0)
+        wait_for(lambda: stderr_text().count("failed") >= 3, 30, "three upload failures")
+        load.run_for(0.5)
+        eq(load.failed, 0, "failed requests")
+        eq(len(reports_in(out)), 1, "the report stays on disk")
+        finish_wrap(p)
+        err = stderr_text()
+        check("SignatureDoesNotMatch" in err, "a clear signature error:\n" + err)
+        check("wrong-secret-value" not in err, "the secret was printed")
+        eq(state.objects, {}, "nothing stored with a wrong signature")
+    finally:
+        server.shutdown()
+        server.server_close()
 
 
 def run_gsys(*args, timeout=60, env=None):

@@ -106,7 +106,7 @@ class StreamImporter {
   int64_t RelTicks(int64_t t) { return Rel(ticks_ ? ticks_->ToNs(t) : t); }
   int64_t Rel(int64_t ts) {
     if (ts > last_ts_) last_ts_ = ts;
-    return ts - origin_;
+    return SaturatingSub(ts, origin_);
   }
   void Malformed() { ++(*counters_)[ImportCounter::kMalformedRecords]; }
 

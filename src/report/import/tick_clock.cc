@@ -19,7 +19,9 @@ void TickClock::Finish() {
 
 int64_t TickClock::ToNs(int64_t ticks) const {
   if (pairs_.empty()) return ticks;
-  if (pairs_.size() == 1) return pairs_[0].second + (ticks - pairs_[0].first) / 3;  // ~3 GHz
+  if (pairs_.size() == 1) {  // ~3 GHz
+    return SaturatingAdd(pairs_[0].second, SaturatingSub(ticks, pairs_[0].first) / 3);
+  }
   size_t n = pairs_.size();
   size_t i = hint_;
   if (!(i + 1 < n && pairs_[i].first <= ticks && ticks < pairs_[i + 1].first)) {
@@ -30,8 +32,14 @@ int64_t TickClock::ToNs(int64_t ticks) const {
   }
   const auto& a = pairs_[i];
   const auto& b = pairs_[i + 1];
-  double slope = static_cast<double>(b.second - a.second) / static_cast<double>(b.first - a.first);
-  return a.second + static_cast<int64_t>(static_cast<double>(ticks - a.first) * slope);
+  // Differences in double: pairs from a damaged stream may be 2^63 apart.
+  double slope = (static_cast<double>(b.second) - static_cast<double>(a.second)) /
+                 (static_cast<double>(b.first) - static_cast<double>(a.first));
+  int64_t delta;
+  double scaled = __builtin_sub_overflow(ticks, a.first, &delta)
+                      ? (static_cast<double>(ticks) - static_cast<double>(a.first)) * slope
+                      : static_cast<double>(delta) * slope;
+  return SaturatingAdd(a.second, SaturatingFromDouble(scaled));
 }
 
 }  // namespace gsys::report

@@ -1,43 +1,51 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "upload/crypto.h"
 
-#include <openssl/crypto.h>
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
-
-#include <mutex>
+// The low-level digest functions (deprecated in OpenSSL 3 in favour of EVP, still shipped)
+// pull ~40 KB of libcrypto.a into gsys; EVP pulls the provider machinery, ~3.8 MB. HMAC is
+// RFC 2104 over them, checked against RFC 4231 and AWS's signing-key example.
+#define OPENSSL_SUPPRESS_DEPRECATED
+#include <openssl/md5.h>
+#include <openssl/sha.h>
 
 namespace gsys::upload {
 namespace {
 
-// The static libcrypto must not read the host's openssl.cnf: it may name providers or
-// modules this build does not have (FIPS images), and digests need none of it.
-void InitCrypto() {
-  static std::once_flag once;
-  std::call_once(once, [] { OPENSSL_init_crypto(OPENSSL_INIT_NO_LOAD_CONFIG, nullptr); });
-}
-
-std::string Digest(const EVP_MD* md, std::string_view data) {
-  InitCrypto();
-  unsigned char out[EVP_MAX_MD_SIZE];
-  unsigned int n = 0;
-  EVP_Digest(data.data(), data.size(), out, &n, md, nullptr);
-  return std::string(reinterpret_cast<const char*>(out), n);
-}
+constexpr size_t kSha256Block = 64;
 
 }  // namespace
 
-std::string Sha256(std::string_view data) { return Digest(EVP_sha256(), data); }
+std::string Sha256(std::string_view data) {
+  unsigned char out[SHA256_DIGEST_LENGTH];
+  SHA256_CTX ctx;
+  SHA256_Init(&ctx);
+  SHA256_Update(&ctx, data.data(), data.size());
+  SHA256_Final(out, &ctx);
+  return std::string(reinterpret_cast<const char*>(out), sizeof out);
+}
+
 std::string Sha256Hex(std::string_view data) { return HexEncode(Sha256(data)); }
-std::string Md5(std::string_view data) { return Digest(EVP_md5(), data); }
+
+std::string Md5(std::string_view data) {
+  unsigned char out[MD5_DIGEST_LENGTH];
+  MD5_CTX ctx;
+  MD5_Init(&ctx);
+  MD5_Update(&ctx, data.data(), data.size());
+  MD5_Final(out, &ctx);
+  return std::string(reinterpret_cast<const char*>(out), sizeof out);
+}
 
 std::string HmacSha256(std::string_view key, std::string_view data) {
-  InitCrypto();
-  unsigned char out[EVP_MAX_MD_SIZE];
-  unsigned int n = 0;
-  HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
-       reinterpret_cast<const unsigned char*>(data.data()), data.size(), out, &n);
-  return std::string(reinterpret_cast<const char*>(out), n);
+  std::string k = key.size() > kSha256Block ? Sha256(key) : std::string(key);
+  k.resize(kSha256Block, '\0');
+  std::string inner(kSha256Block, '\0'), outer(kSha256Block, '\0');
+  for (size_t i = 0; i < kSha256Block; ++i) {
+    inner[i] = static_cast<char>(k[i] ^ 0x36);
+    outer[i] = static_cast<char>(k[i] ^ 0x5c);
+  }
+  inner.append(data);
+  outer.append(Sha256(inner));
+  return Sha256(outer);
 }
 
 std::string HexEncode(std::string_view bytes) {
@@ -74,32 +82,29 @@ std::string Base64Encode(std::string_view bytes) {
 }
 
 struct StreamHasher::Impl {
-  EVP_MD_CTX* sha = EVP_MD_CTX_new();
-  EVP_MD_CTX* md5 = EVP_MD_CTX_new();
+  SHA256_CTX sha;
+  MD5_CTX md5;
 };
 
-StreamHasher::StreamHasher() : impl_((InitCrypto(), std::make_unique<Impl>())) {
-  EVP_DigestInit_ex(impl_->sha, EVP_sha256(), nullptr);
-  EVP_DigestInit_ex(impl_->md5, EVP_md5(), nullptr);
+StreamHasher::StreamHasher() : impl_(std::make_unique<Impl>()) {
+  SHA256_Init(&impl_->sha);
+  MD5_Init(&impl_->md5);
 }
 
-StreamHasher::~StreamHasher() {
-  EVP_MD_CTX_free(impl_->sha);
-  EVP_MD_CTX_free(impl_->md5);
-}
+StreamHasher::~StreamHasher() = default;
 
 void StreamHasher::Update(const void* data, size_t n) {
-  EVP_DigestUpdate(impl_->sha, data, n);
-  EVP_DigestUpdate(impl_->md5, data, n);
+  SHA256_Update(&impl_->sha, data, n);
+  MD5_Update(&impl_->md5, data, n);
 }
 
 void StreamHasher::Finish(std::string* sha256, std::string* md5) {
-  unsigned char out[EVP_MAX_MD_SIZE];
-  unsigned int n = 0;
-  EVP_DigestFinal_ex(impl_->sha, out, &n);
-  if (sha256) sha256->assign(reinterpret_cast<const char*>(out), n);
-  EVP_DigestFinal_ex(impl_->md5, out, &n);
-  if (md5) md5->assign(reinterpret_cast<const char*>(out), n);
+  unsigned char s[SHA256_DIGEST_LENGTH];
+  unsigned char m[MD5_DIGEST_LENGTH];
+  SHA256_Final(s, &impl_->sha);
+  MD5_Final(m, &impl_->md5);
+  if (sha256) sha256->assign(reinterpret_cast<const char*>(s), sizeof s);
+  if (md5) md5->assign(reinterpret_cast<const char*>(m), sizeof m);
 }
 
 }  // namespace gsys::upload

@@ -210,6 +210,9 @@ TEST(CryptoTest, KnownDigests) {
   // RFC 4231 test case 2.
   EXPECT_EQ(HexEncode(HmacSha256("Jefe", "what do ya want for nothing?")),
             "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
+  // RFC 4231 test case 6: a key longer than the block is hashed first.
+  EXPECT_EQ(HexEncode(HmacSha256(std::string(131, '\xaa'), "Test Using Larger Than Block-Size Key - Hash Key First")),
+            "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54");
   StreamHasher h;
   h.Update("a", 1);
   h.Update("bc", 2);

@@ -52,6 +52,19 @@ class RecipeTest(CliTestCase):
         self.assertTrue(os.path.exists(os.path.join(out, "cuda_gpu_kern_sum.html")))
         self.assertIn("top: gemm", stdout)
 
+    def test_per_stream_and_filter_time(self):
+        out, _ = self.run_recipe("cuda_gpu_kern_sum", "--per-stream", "--input", self.train)
+        rows = read(os.path.join(out, "rank_stats.csv"))
+        self.assertEqual(list(rows[0].keys())[:4], ["Rank", "Name", "Device ID", "Stream ID"])
+        gemm = [(r["Rank"], r["Device ID"], r["Stream ID"]) for r in rows if r["Name"] == "gemm"]
+        self.assertEqual(gemm, [("0", "0", "7"), ("1", "1", "7"), ("2", "2", "7")])
+        # Each report's own first 10 ms: iteration 0 only; rank 2's SendRecv starts at 10.5 ms.
+        out, _ = self.run_recipe("cuda_gpu_kern_sum", "--filter-time", "0/10ms", "--input",
+                                 self.train, out="window")
+        counts = {r["Name"]: r["Count"] for r in read(os.path.join(out, "all_stats.csv"))}
+        self.assertEqual(counts, {"gemm": "3", "ncclDevKernel_AllReduce": "3",
+                                  "ncclDevKernel_SendRecv": "2"})
+
     def test_api_and_nccl_summaries(self):
         out, _ = self.run_recipe("cuda_api_sum", "--input", self.train)
         rows = {r["Name"]: r for r in read(os.path.join(out, "all_stats.csv"))}

@@ -49,6 +49,8 @@ class RecipeCliTest(CliTestCase):
                                 "nvtx_pace needs --name")
         self.assertOneLineError(gsys("recipe", "gpu_gaps", "--chunks", "3", "--input", self.r0),
                                 EXIT_USAGE, "--chunks does not apply to gpu_gaps")
+        self.assertOneLineError(gsys("recipe", "cuda_gpu_kern_sum", "--gap", "3", "--input",
+                                     self.r0), EXIT_USAGE, "--gap does not apply to cuda_gpu_kern_sum")
         self.assertOneLineError(gsys("recipe", "cuda_gpu_kern_sum", "--mode", "dask",
                                      "--input", self.r0), EXIT_USAGE, "--mode")
         self.assertOneLineError(gsys("recipe"), EXIT_USAGE, "no recipe given")

@@ -101,7 +101,13 @@ class Recipe {
   // Tables whose time extent the engine reads in a first pass (heat-map bins); empty: none.
   virtual std::vector<std::string> ExtentTables() const { return {}; }
   // Checks recipe-specific options (e.g. --name is required); kInvalidArgument on error.
-  virtual Status Validate(const RecipeOptions&) const { return OkStatus(); }
+  // The default accepts no rule options (--gap, --threshold, --chunks, --rows).
+  virtual Status Validate(const RecipeOptions& options) const {
+    if (options.rule_args.empty()) return OkStatus();
+    std::string arg = options.rule_args.front();
+    return Error(StatusCode::kInvalidArgument, "recipe: --" + arg.substr(0, arg.find('=')) +
+                                                   " does not apply to " + name());
+  }
   virtual Result<Bundle> Map(MapContext& ctx) const = 0;
   virtual Result<RecipeResult> Reduce(const std::vector<RankResult>& ranks,
                                       const RecipeOptions& options,

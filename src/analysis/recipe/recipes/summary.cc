@@ -106,8 +106,8 @@ class SummaryRecipe : public Recipe {
         }));
     GSYS_ASSIGN_OR_RETURN(auto names, Names(ctx.reader.db(), groups));
     Bundle bundle;
-    bundle["rank_stats"] = Group(groups, names, ctx.options.per_gpu || ctx.options.per_stream,
-                                 ctx.options.per_stream);
+    bundle["rank_stats"] = Group(groups, names, spec_.gpu && ctx.options.per_gpu,
+                                 spec_.gpu && ctx.options.per_stream);
     if (spec_.gpu) bundle["rank_stats_by_device"] = Group(groups, names, true, false);
     return bundle;
   }

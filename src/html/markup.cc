@@ -79,7 +79,7 @@ std::vector<double> NiceTicks(double lo, double hi, int target) {
     hi += pad;
     if (lo < 0 && lo + pad >= 0) lo = 0;  // keep a non-negative single value's axis at zero
   }
-  double raw = (hi - lo) / std::max(1, target - 1);
+  double raw = (hi - lo) / (std::max(1, target) + 1);  // up to target + 2 ticks, tight ends
   double power = std::pow(10.0, std::floor(std::log10(raw)));
   double step = power;
   for (double m : {1.0, 2.0, 5.0, 10.0}) {

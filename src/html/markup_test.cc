@@ -48,6 +48,8 @@ TEST(HtmlMarkup, NiceTicksCoverTheRangeWithRoundSteps) {
   std::vector<double> t = NiceTicks(-3, 7, 6);
   EXPECT_EQ(t.front(), -4);
   EXPECT_EQ(t.back(), 8);
+  // The ends stay tight: 0..60.4 ends at 70, not 80.
+  EXPECT_EQ(NiceTicks(0, 60.4, 6), (std::vector<double>{0, 10, 20, 30, 40, 50, 60, 70}));
   EXPECT_EQ(NiceTicks(5, 5, 6).front(), 2);  // a single value gets a range around it
   EXPECT_GE(NiceTicks(0, 0, 6).size(), 2u);
 }

@@ -41,11 +41,11 @@ done
 # Recipes (when the verb exists in this build).
 if "$GSYS" recipe --help >/dev/null 2>&1; then
   for r in nccl_sum nccl_gpu_overlap_trace nccl_gpu_time_util_map cuda_gpu_time_util_map cuda_gpu_kern_sum; do
-    "$GSYS" recipe $r --input "$OUT/rank_0.gsys-rep" "$OUT/rank_1.gsys-rep" --output "$OUT/recipe_$r" -f \
+    "$GSYS" recipe $r --input "$OUT/rank_0.gsys-rep" --input "$OUT/rank_1.gsys-rep" --output "$OUT/recipe_$r" --force-overwrite \
       > "$OUT/recipe_$r.log" 2>&1; log "recipe $r rc=$?"
   done
-  "$GSYS" recipe nvtx_pace --name train_step --input "$OUT/rank_0.gsys-rep" "$OUT/rank_1.gsys-rep" \
-    --output "$OUT/recipe_nvtx_pace" -f > "$OUT/recipe_nvtx_pace.log" 2>&1; log "recipe nvtx_pace rc=$?"
+  "$GSYS" recipe nvtx_pace --name train_step --input "$OUT/rank_0.gsys-rep" --input "$OUT/rank_1.gsys-rep" \
+    --output "$OUT/recipe_nvtx_pace" --force-overwrite > "$OUT/recipe_nvtx_pace.log" 2>&1; log "recipe nvtx_pace rc=$?"
 fi
 for r in 0 1; do
   "$GSYS" stats -r nvtx_sum,cuda_gpu_kern_sum -f csv -o "$OUT/stats_rank_$r" "$OUT/rank_$r.gsys-rep" >/dev/null 2>&1

@@ -36,11 +36,15 @@ class ExportCommand : public Subcommand {
     return "Export a report: Perfetto, Chrome JSON, JSON lines, CSV, SQLite";
   }
   std::string Help() const override {
-    return "usage: gsys export --type TYPE [options] REPORT\n\n"
+    return "usage: gsys export --type TYPE [options] REPORT\n"
+           "       gsys export --type perfetto -o OUT [options] REPORT REPORT...\n\n"
            "Writes a gsys report (.gsys-rep) or nsys SQLite export as a timeline (perfetto,\n"
            "chrome) or as tables (jsonlines, csv, sqlite). Rows are streamed in time order;\n"
            "memory does not grow with the report. Outputs are written under a temporary\n"
-           "name and renamed into place, so a failed export leaves nothing behind.\n\n"
+           "name and renamed into place, so a failed export leaves nothing behind.\n"
+           "Several reports (e.g. one per rank) merge into one Perfetto trace: each keeps its\n"
+           "own process and GPU tracks (GPU tracks named after the report file) and is shifted\n"
+           "by its session start, so the ranks line up on one time axis.\n\n"
            "types:\n" +
            export_::ExporterHelp() + "\noptions:\n" + FlagsHelp(ExportFlags());
   }
@@ -56,19 +60,28 @@ class ExportCommand : public Subcommand {
       return Error(StatusCode::kInvalidArgument,
                    "export: --type is required (" + Join(export_::ExporterNames(), ", ") + ")");
     }
-    if (flags.positionals().size() != 1) {
+    if (flags.positionals().empty()) {
       return Error(StatusCode::kInvalidArgument,
-                   flags.positionals().empty()
-                       ? "export: no input report given (usage: gsys export --type TYPE REPORT)"
-                       : "export: expected one REPORT, got " +
-                             std::to_string(flags.positionals().size()));
+                   "export: no input report given (usage: gsys export --type TYPE REPORT)");
     }
     export_::ExportOptions options;
     options.output = flags.Last("output").value_or("");
     options.overwrite = flags.Bool("force-overwrite", false);
     options.tables = flags.Last("tables").value_or("");
     const std::string& report = flags.positionals()[0];
-    GSYS_ASSIGN_OR_RETURN(export_::ExportStats stats, export_::RunExport(report, *type, options));
+    const bool merge = flags.positionals().size() > 1;
+    if (merge) {
+      GSYS_ASSIGN_OR_RETURN(auto exporter, export_::MakeExporter(*type));
+      if (!exporter->MergesReports()) {
+        return Error(StatusCode::kInvalidArgument,
+                     "export: expected one REPORT for --type " + *type + ", got " +
+                         std::to_string(flags.positionals().size()) +
+                         " (only perfetto merges several reports)");
+      }
+    }
+    GSYS_ASSIGN_OR_RETURN(export_::ExportStats stats,
+                          merge ? export_::RunExportMerged(flags.positionals(), *type, options)
+                                : export_::RunExport(report, *type, options));
     if (!flags.Has("quiet")) {
       std::string out = options.output;
       if (out.empty()) {

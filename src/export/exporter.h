@@ -46,6 +46,17 @@ class Exporter {
   // output). The output's existence and writability were checked by ExportReport.
   virtual Status Export(report::ReportReader& reader, const ExportOptions& options,
                         ExportStats* stats) = 0;
+  // True when the format can merge several reports into one output (ExportMerged).
+  virtual bool MergesReports() const { return false; }
+  // Several reports (e.g. one per rank) into one output, each shifted onto the earliest report's
+  // clock by its session start (TARGET_INFO_SESSION_START_TIME), so they line up in time.
+  // `labels[i]` names reports[i] in track names. Only called when MergesReports().
+  virtual Status ExportMerged(const std::vector<report::ReportReader*>& readers,
+                              const std::vector<std::string>& labels, const ExportOptions& options,
+                              ExportStats* stats) {
+    (void)readers, (void)labels, (void)options, (void)stats;
+    return Error(StatusCode::kInvalidArgument, "export: --type " + Name() + " takes one report");
+  }
 };
 
 // The registered format names, in --help order.
@@ -69,5 +80,10 @@ Status ExportReport(const std::string& report, const std::string& type, const st
 // As ExportReport, with every option and the counts.
 Result<ExportStats> RunExport(const std::string& report, const std::string& type,
                               ExportOptions options);
+
+// Several reports merged into one output (`gsys export --type perfetto -o OUT A B ...`): needs
+// an explicit output and a format that MergesReports(); errors as RunExport.
+Result<ExportStats> RunExportMerged(const std::vector<std::string>& reports, const std::string& type,
+                                    ExportOptions options);
 
 }  // namespace gsys::export_

@@ -93,6 +93,37 @@ Result<ExportStats> RunExport(const std::string& report, const std::string& type
   return stats;
 }
 
+Result<ExportStats> RunExportMerged(const std::vector<std::string>& reports, const std::string& type,
+                                    ExportOptions options) {
+  GSYS_ASSIGN_OR_RETURN(std::unique_ptr<Exporter> exporter, MakeExporter(type));
+  if (!exporter->MergesReports()) {
+    return Error(StatusCode::kInvalidArgument,
+                 "export: --type " + type + " takes one report (perfetto merges several)");
+  }
+  if (options.output.empty()) {
+    return Error(StatusCode::kInvalidArgument, "export: merging reports needs -o OUTPUT");
+  }
+  std::vector<report::ReportReader> readers;
+  std::vector<std::string> labels;
+  for (const std::string& report : reports) {
+    if (SameFile(options.output, report)) {
+      return Error(StatusCode::kInvalidArgument,
+                   "export: output '" + options.output + "' is an input report");
+    }
+    GSYS_ASSIGN_OR_RETURN(report::ReportReader reader, report::ReportReader::Open(report));
+    GSYS_RETURN_IF_ERROR(reader.db().Exec("PRAGMA mmap_size = 0"));
+    readers.push_back(std::move(reader));
+    std::string base = report.substr(report.find_last_of('/') + 1);
+    labels.push_back(base.substr(0, base.find('.')));
+  }
+  GSYS_RETURN_IF_ERROR(CheckOutput(options.output, options.overwrite, exporter->WritesDirectory()));
+  std::vector<report::ReportReader*> pointers;
+  for (report::ReportReader& r : readers) pointers.push_back(&r);
+  ExportStats stats;
+  GSYS_RETURN_IF_ERROR(exporter->ExportMerged(pointers, labels, options, &stats));
+  return stats;
+}
+
 Status ExportReport(const std::string& report, const std::string& type, const std::string& out,
                     bool overwrite) {
   ExportOptions options;

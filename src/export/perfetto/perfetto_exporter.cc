@@ -3,6 +3,8 @@
 // GPU memory usage (MemoryUsageSource) is merged in by time as counter events.
 #include <algorithm>
 #include <memory>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "export/exporter.h"
@@ -17,6 +19,9 @@ namespace gsys::export_ {
 namespace {
 
 uint64_t Ts(int64_t ns) { return static_cast<uint64_t>(std::max<int64_t>(ns, 0)); }
+
+// One report's events go out shifted by `shift` ns: 0 for a single report, the distance of its
+// session start from the earliest report's in a merged trace.
 
 Status WriteTracks(PerfettoTraceWriter& writer, const std::vector<TrackLayout::NewTrack>& tracks) {
   using Kind = TrackLayout::NewTrack::Kind;
@@ -34,11 +39,12 @@ Status WriteTracks(PerfettoTraceWriter& writer, const std::vector<TrackLayout::N
   return OkStatus();
 }
 
-Status WriteEnds(PerfettoTraceWriter& writer, const std::vector<TrackLayout::End>& ends) {
+Status WriteEnds(PerfettoTraceWriter& writer, const std::vector<TrackLayout::End>& ends,
+                 int64_t shift) {
   for (const auto& end : ends) {
     TrackEventFields fields;
     fields.type = TrackEventFields::Type::kSliceEnd;
-    fields.timestamp = Ts(end.ts);
+    fields.timestamp = Ts(end.ts + shift);
     fields.track_uuid = end.track_uuid;
     GSYS_RETURN_IF_ERROR(writer.Event(fields));
   }
@@ -48,7 +54,7 @@ Status WriteEnds(PerfettoTraceWriter& writer, const std::vector<TrackLayout::End
 // Writes the memory samples at or before `up_to`, each after the slice ends before it, so the
 // output stays in time order.
 Status WriteMemoryUpTo(int64_t up_to, MemoryUsageSource& memory, TrackLayout& layout,
-                       PerfettoTraceWriter& writer, ExportStats* stats) {
+                       PerfettoTraceWriter& writer, int64_t shift, ExportStats* stats) {
   std::vector<TrackLayout::End> ends;
   std::vector<TrackLayout::NewTrack> tracks;
   while (true) {
@@ -56,18 +62,61 @@ Status WriteMemoryUpTo(int64_t up_to, MemoryUsageSource& memory, TrackLayout& la
     if (s == nullptr) return OkStatus();
     ends.clear();
     layout.TakeEndsUpTo(s->ts, &ends);
-    GSYS_RETURN_IF_ERROR(WriteEnds(writer, ends));
+    GSYS_RETURN_IF_ERROR(WriteEnds(writer, ends, shift));
     tracks.clear();
     uint64_t track = layout.MemoryTrack(s->global_pid, s->device_id, &tracks);
     GSYS_RETURN_IF_ERROR(WriteTracks(writer, tracks));
     TrackEventFields fields;
     fields.type = TrackEventFields::Type::kCounter;
-    fields.timestamp = Ts(s->ts);
+    fields.timestamp = Ts(s->ts + shift);
     fields.track_uuid = track;
     fields.counter_value = s->bytes;
     GSYS_RETURN_IF_ERROR(writer.Event(fields));
     ++stats->events;
   }
+}
+
+// Streams one report's timeline through `writer`. `first_uuid`/`label` keep merged reports'
+// tracks apart; `shift` moves its events onto the merged trace's clock.
+Status WriteReport(TimelineInputs& in, PerfettoTraceWriter& writer, uint64_t first_uuid,
+                   const std::string& label, int64_t shift, ExportStats* stats) {
+  TimelineSource& source = *in.events;
+  MemoryUsageSource& memory = *in.memory;
+  TrackLayout layout(in.info, first_uuid, label);
+  std::vector<TrackLayout::End> ends;
+  std::vector<TrackLayout::NewTrack> tracks;
+  while (true) {
+    GSYS_ASSIGN_OR_RETURN(const TimelineEvent* e, source.Next());
+    if (e == nullptr) break;
+    GSYS_RETURN_IF_ERROR(WriteMemoryUpTo(e->start, memory, layout, writer, shift, stats));
+    ends.clear();
+    layout.TakeEndsUpTo(e->start, &ends);
+    GSYS_RETURN_IF_ERROR(WriteEnds(writer, ends, shift));
+    tracks.clear();
+    uint64_t track = layout.Place(*e, &tracks);
+    GSYS_RETURN_IF_ERROR(WriteTracks(writer, tracks));
+    TrackEventFields fields;
+    fields.type = e->kind == EventKind::kNvtxMark ? TrackEventFields::Type::kInstant
+                                                  : TrackEventFields::Type::kSliceBegin;
+    fields.timestamp = Ts(e->start + shift);
+    fields.track_uuid = track;
+    fields.name = e->name;
+    fields.category = e->category;
+    fields.args = e->args.data();
+    fields.num_args = e->num_args;
+    if (IsGpuKind(e->kind)) {
+      fields.terminating_flow_id = e->flow_id;
+    } else {
+      fields.flow_id = e->flow_id;
+      if (e->flow_id != 0) ++stats->flows;
+    }
+    GSYS_RETURN_IF_ERROR(writer.Event(fields));
+    ++stats->events;
+  }
+  GSYS_RETURN_IF_ERROR(WriteMemoryUpTo(INT64_MAX, memory, layout, writer, shift, stats));
+  ends.clear();
+  layout.TakeAllEnds(&ends);
+  return WriteEnds(writer, ends, shift);
 }
 
 class PerfettoExporter : public Exporter {
@@ -77,51 +126,35 @@ class PerfettoExporter : public Exporter {
     return "Perfetto protobuf trace (TrackEvent) for ui.perfetto.dev (.pftrace)";
   }
   std::string DefaultSuffix() const override { return ".pftrace"; }
+  bool MergesReports() const override { return true; }
 
   Status Export(report::ReportReader& reader, const ExportOptions& options,
                 ExportStats* stats) override {
-    GSYS_ASSIGN_OR_RETURN(TimelineInputs in, OpenTimelineInputs(reader, options.tables));
-    const ReportInfo& info = in.info;
-    std::unique_ptr<TimelineSource>& source = in.events;
-    std::unique_ptr<MemoryUsageSource>& memory = in.memory;
-    GSYS_ASSIGN_OR_RETURN(OutputFile out, OutputFile::Create(options.output));
-    PerfettoTraceWriter writer(out);
-    if (info.utc_epoch_ns) GSYS_RETURN_IF_ERROR(writer.ClockSnapshot(0, Ts(*info.utc_epoch_ns)));
-    TrackLayout layout(info);
-    std::vector<TrackLayout::End> ends;
-    std::vector<TrackLayout::NewTrack> tracks;
-    while (true) {
-      GSYS_ASSIGN_OR_RETURN(const TimelineEvent* e, source->Next());
-      if (e == nullptr) break;
-      GSYS_RETURN_IF_ERROR(WriteMemoryUpTo(e->start, *memory, layout, writer, stats));
-      ends.clear();
-      layout.TakeEndsUpTo(e->start, &ends);
-      GSYS_RETURN_IF_ERROR(WriteEnds(writer, ends));
-      tracks.clear();
-      uint64_t track = layout.Place(*e, &tracks);
-      GSYS_RETURN_IF_ERROR(WriteTracks(writer, tracks));
-      TrackEventFields fields;
-      fields.type = e->kind == EventKind::kNvtxMark ? TrackEventFields::Type::kInstant
-                                                    : TrackEventFields::Type::kSliceBegin;
-      fields.timestamp = Ts(e->start);
-      fields.track_uuid = track;
-      fields.name = e->name;
-      fields.category = e->category;
-      fields.args = e->args.data();
-      fields.num_args = e->num_args;
-      if (IsGpuKind(e->kind)) {
-        fields.terminating_flow_id = e->flow_id;
-      } else {
-        fields.flow_id = e->flow_id;
-        if (e->flow_id != 0) ++stats->flows;
+    return ExportMerged({&reader}, {""}, options, stats);
+  }
+
+  Status ExportMerged(const std::vector<report::ReportReader*>& readers,
+                      const std::vector<std::string>& labels, const ExportOptions& options,
+                      ExportStats* stats) override {
+    std::vector<TimelineInputs> inputs;
+    std::optional<int64_t> base;  // the earliest session start (UTC ns)
+    for (report::ReportReader* reader : readers) {
+      GSYS_ASSIGN_OR_RETURN(TimelineInputs in, OpenTimelineInputs(*reader, options.tables));
+      if (in.info.utc_epoch_ns && (!base || *in.info.utc_epoch_ns < *base)) {
+        base = in.info.utc_epoch_ns;
       }
-      GSYS_RETURN_IF_ERROR(writer.Event(fields));
-      ++stats->events;
+      inputs.push_back(std::move(in));
     }
-    GSYS_RETURN_IF_ERROR(WriteMemoryUpTo(INT64_MAX, *memory, layout, writer, stats));
-    ends.clear();
-    layout.TakeAllEnds(&ends);
-    GSYS_RETURN_IF_ERROR(WriteEnds(writer, ends));
+    GSYS_ASSIGN_OR_RETURN(OutputFile out, OutputFile::Create(options.output));
+    constexpr uint64_t kUuidsPerReport = uint64_t{1} << 40;
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      // One trusted sequence per report: its interned names stay its own.
+      PerfettoTraceWriter writer(out, static_cast<uint32_t>(i + 1));
+      if (i == 0 && base) GSYS_RETURN_IF_ERROR(writer.ClockSnapshot(0, Ts(*base)));
+      int64_t shift = base && inputs[i].info.utc_epoch_ns ? *inputs[i].info.utc_epoch_ns - *base : 0;
+      GSYS_RETURN_IF_ERROR(WriteReport(inputs[i], writer, i * kUuidsPerReport + 1,
+                                       readers.size() > 1 ? labels[i] : "", shift, stats));
+    }
     GSYS_RETURN_IF_ERROR(out.Commit());
     stats->bytes = out.bytes();
     return OkStatus();

@@ -85,7 +85,7 @@ Status PerfettoTraceWriter::Descriptor(uint64_t uuid, uint64_t parent_uuid, std:
                                        int64_t pid, int64_t tid, int kind) {
   ProtoBuffer p(out_.buffer());
   size_t packet = p.BeginNested(kTracePacket);
-  p.Varint(kPacketSequenceId, kSequenceId);
+  p.Varint(kPacketSequenceId, sequence_id_);
   size_t td = p.BeginNested(kPacketTrackDescriptor);
   p.Varint(kTdUuid, uuid);
   if (parent_uuid != 0) p.Varint(kTdParent, parent_uuid);
@@ -132,7 +132,7 @@ Status PerfettoTraceWriter::CounterTrack(uint64_t uuid, uint64_t parent_uuid,
 Status PerfettoTraceWriter::ClockSnapshot(uint64_t trace_ns, uint64_t realtime_ns) {
   ProtoBuffer p(out_.buffer());
   size_t packet = p.BeginNested(kTracePacket);
-  p.Varint(kPacketSequenceId, kSequenceId);
+  p.Varint(kPacketSequenceId, sequence_id_);
   size_t cs = p.BeginNested(kPacketClockSnapshot);
   const uint64_t clocks[2][2] = {{6, trace_ns}, {1, realtime_ns}};
   for (const auto& clock : clocks) {
@@ -186,7 +186,7 @@ Status PerfettoTraceWriter::Event(const TrackEventFields& e) {
   ProtoBuffer p(out_.buffer());
   size_t packet = p.BeginNested(kTracePacket);
   p.Varint(kPacketTimestamp, e.timestamp);
-  p.Varint(kPacketSequenceId, kSequenceId);
+  p.Varint(kPacketSequenceId, sequence_id_);
   if (interns) {
     uint32_t flags = kSeqNeedsIncrementalState;
     if (first_ || cleared_) flags |= kSeqIncrementalStateCleared;

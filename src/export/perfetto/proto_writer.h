@@ -63,13 +63,15 @@ struct TrackEventFields {
   int64_t counter_value = 0;        // kCounter (TrackEvent.counter_value)
 };
 
-// PerfettoTraceWriter: writes TracePackets of one trusted sequence into an OutputFile.
+// PerfettoTraceWriter: writes TracePackets of one trusted sequence into an OutputFile (several
+// writers with distinct sequence ids may share one file: a merged multi-report trace).
 // Event names, categories and argument names are interned (InternedData); the tables are reset
 // with SEQ_INCREMENTAL_STATE_CLEARED when they reach a cap, so memory stays bounded.
 // Threading: one thread.
 class PerfettoTraceWriter {
  public:
-  explicit PerfettoTraceWriter(OutputFile& out) : out_(out) {}
+  explicit PerfettoTraceWriter(OutputFile& out, uint32_t sequence_id = 1)
+      : out_(out), sequence_id_(sequence_id) {}
 
   // Track descriptors. `parent_uuid` 0: a top-level track.
   Status ProcessTrack(uint64_t uuid, int64_t pid, std::string_view name);
@@ -84,7 +86,6 @@ class PerfettoTraceWriter {
   int64_t packets() const { return packets_; }
 
  private:
-  static constexpr uint32_t kSequenceId = 1;
   static constexpr size_t kMaxInterned = 1 << 17;
   struct StringHash {
     using is_transparent = void;
@@ -101,6 +102,7 @@ class PerfettoTraceWriter {
                     int64_t tid, int kind);
 
   OutputFile& out_;
+  uint32_t sequence_id_;
   Interned names_, categories_, arg_names_;
   bool cleared_ = false;  // the next interning packet must carry SEQ_INCREMENTAL_STATE_CLEARED
   bool first_ = true;

@@ -65,7 +65,7 @@ uint64_t TrackLayout::GpuTrack(int64_t device, std::vector<NewTrack>* out) {
   if (it != gpus_.end()) return it->second;
   uint64_t uuid = NewUuid();
   gpus_.emplace(device, uuid);
-  std::string name = "GPU " + std::to_string(device);
+  std::string name = (gpu_label_.empty() ? "" : gpu_label_ + ": ") + "GPU " + std::to_string(device);
   auto gpu = info_.gpu_names.find(device);
   if (gpu != info_.gpu_names.end()) name += " (" + gpu->second + ")";
   out->push_back(NewTrack{NewTrack::Kind::kNamed, uuid, 0, 0, 0, name});

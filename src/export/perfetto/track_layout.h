@@ -45,7 +45,10 @@ class TrackLayout {
     uint64_t track_uuid = 0;
   };
 
-  explicit TrackLayout(const ReportInfo& info) : info_(info) {}
+  // `first_uuid`: where this layout's track uuids start (reports merged into one trace each get
+  // their own range); `gpu_label`: prefix of GPU track names ("rank_1: GPU 1 (...)"), or empty.
+  explicit TrackLayout(const ReportInfo& info, uint64_t first_uuid = 1, std::string gpu_label = "")
+      : info_(info), first_uuid_(first_uuid), next_uuid_(first_uuid), gpu_label_(std::move(gpu_label)) {}
 
   // Appends to `ends` the ends of open slices at or before `ts`, in time order (inner first).
   void TakeEndsUpTo(int64_t ts, std::vector<End>* ends);
@@ -59,7 +62,7 @@ class TrackLayout {
   // created on first use; new tracks are appended to `new_tracks`, parents first.
   uint64_t MemoryTrack(int64_t global_pid, int64_t device, std::vector<NewTrack>* new_tracks);
 
-  size_t tracks() const { return next_uuid_ - 1; }
+  size_t tracks() const { return next_uuid_ - first_uuid_; }
   size_t open_slices() const { return heap_.size(); }
 
  private:
@@ -89,7 +92,9 @@ class TrackLayout {
   Logical& LogicalTrack(const TimelineEvent& event, std::vector<NewTrack>* out);
 
   const ReportInfo& info_;
-  uint64_t next_uuid_ = 1;
+  uint64_t first_uuid_;
+  uint64_t next_uuid_;
+  std::string gpu_label_;
   std::map<int64_t, uint64_t> processes_, threads_, gpus_;
   std::map<std::pair<int64_t, int64_t>, uint64_t> memory_;  // (globalPid, device) -> counter
   std::map<std::pair<int, int64_t>, Logical> logical_;

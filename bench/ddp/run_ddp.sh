@@ -51,3 +51,10 @@ for r in 0 1; do
   "$GSYS" stats -r nvtx_sum,cuda_gpu_kern_sum -f csv -o "$OUT/stats_rank_$r" "$OUT/rank_$r.gsys-rep" >/dev/null 2>&1
   "$GSYS" export --type perfetto -f -o "$OUT/rank_$r.pftrace" "$OUT/rank_$r.gsys-rep" >/dev/null 2>&1; log "export rank $r rc=$?"
 done
+"$GSYS" export --type perfetto -f -o "$OUT/ranks_merged.pftrace" "$OUT/rank_0.gsys-rep" "$OUT/rank_1.gsys-rep" \
+  > "$OUT/export_merged.log" 2>&1; log "merged export rc=$? $(cat "$OUT/export_merged.log")"
+# Session starts of the two ranks (the merged trace shifts rank 1 by their difference).
+for r in 0 1; do log "rank $r session start utc ns: $(sq "$OUT/rank_$r.gsys-rep" 'SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME')"; done
+for r in 0 1; do log "rank $r stats kern: $(head -4 "$OUT/stats_rank_${r}_cuda_gpu_kern_sum.csv" 2>/dev/null | tr '\n' '|')"; done
+for r in nccl_sum nccl_gpu_overlap_trace nvtx_pace cuda_gpu_time_util_map; do log "recipe $r: $(tail -4 "$OUT/recipe_$r.log" | tr '\n' '|')"; done
+

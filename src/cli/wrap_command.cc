@@ -127,6 +127,10 @@ class WrapCommand : public Subcommand {
     o.kill_signal = c.kill_signal;
     o.shutdown_timeout_ns = Ns(c.shutdown_timeout_s);
     GSYS_RETURN_IF_ERROR(ApplyExtraArgs(c.profile_args, &o));
+    if (c.trace.find("cuda") != std::string::npos && access("/dev/nvidiactl", F_OK) != 0) {
+      std::fprintf(stderr, "gsys wrap: note: no NVIDIA driver here (/dev/nvidiactl is missing): CUDA "
+                   "capture is skipped, NVTX and OS runtime are recorded\n");
+    }
     return RunLive(o);
   }
 

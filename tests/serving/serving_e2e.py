@@ -307,6 +307,28 @@ def case_repeat():
         seen |= got
 
 
+def case_kill_after_window():
+    """GSYS_PROFILE_KILL=sigterm: the server is ended when the window ends; its report is written
+    and gsys exits by itself with the server's exit code."""
+    out = os.path.join(TMP, "out") + "/"
+    os.makedirs(out)
+    port_file = os.path.join(TMP, "port")
+    env = base_env(GSYS_PROFILE="1", GSYS_PROFILE_DELAY="1.0", GSYS_PROFILE_DURATION="1.0",
+                   GSYS_PROFILE_TRACE="nvtx", GSYS_PROFILE_OUTPUT=out, GSYS_PROFILE_KILL="sigterm")
+    p = start_wrap(env, out, port_file, exit_code=5)
+    load = Load(read_port(port_file))
+    while p.poll() is None and load.next_id < 100000:
+        load.one()
+        time.sleep(0.003)
+    eq(p.wait(timeout=30), 5, "gsys exit code (the server's)")
+    reps = reports_in(out)
+    eq(len(reps), 1, "reports")
+    ws, we = report_window(reps[0])
+    ok_inside = {rid for rid, t0, t1, ok in load.log if ok and t0 >= ws and t1 <= we}
+    check(len(ok_inside) >= 5, "requests inside the window")
+    check(ok_inside <= set(report_requests(reps[0])), "requests inside the window are in the report")
+
+
 def case_sigusr2():
     """SIGUSR2 to gsys opens and closes a window (no schedule needed)."""
     out = os.path.join(TMP, "out") + "/"

@@ -10,18 +10,20 @@ namespace gsys::serving {
 
 bool LiveSession::Open(int64_t now, const WindowRequest& request) {
   if (open_) return false;
-  // The start is taken before recording turns on: every recorded event is at or after it.
-  open_ = OpenWindow{now, request};
+  // The start is read after recording turned on and the end (Close) before it turns off, so
+  // whatever happens wholly between them is recorded complete; events recorded just outside
+  // are dropped by the import's time filter.
+  (void)now;
   control_.SetRecording(true);
+  open_ = OpenWindow{launcher::MonotonicNowNs(), request};
   std::fprintf(stderr, "gsys: window %d opened\n", windows_ + 1);
   return true;
 }
 
 bool LiveSession::Close(int64_t, std::string* report_path, const std::string& response_file) {
   if (!open_) return false;
-  control_.SetRecording(false);
-  // The end is taken after recording turned off: every recorded event is at or before it.
   int64_t end = launcher::MonotonicNowNs();
+  control_.SetRecording(false);
   OpenWindow w = *open_;
   open_.reset();
   if (!response_file.empty()) w.request.response_file = response_file;

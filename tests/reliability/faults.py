@@ -22,6 +22,7 @@ TMP = None
 THREADS = 4
 BEFORE = 2000          # "before" ranges per thread, all ended long before any fault
 FLUSH_BOUND_NS = 250_000_000   # design.md decision 4: a SIGKILL loses at most this much
+TARGETS = []   # process groups of targets started here: killed at the end, whatever happened
 
 
 def gsys():
@@ -219,7 +220,9 @@ def target_pid(session_dir):
             with open(os.path.join(session_dir, "session.meta")) as f:
                 for line in f:
                     if line.startswith("target_pid="):
-                        return int(line.split("=", 1)[1])
+                        pid = int(line.split("=", 1)[1])
+                        TARGETS.append(pid)
+                        return pid
         except FileNotFoundError:
             pass
         time.sleep(0.05)
@@ -561,6 +564,11 @@ def main():
         os.chdir(tmp)
         fn()
     finally:
+        for pid in TARGETS:   # a failed case must not leave a "wait" target running
+            try:
+                os.killpg(pid, signal.SIGKILL)
+            except OSError:
+                pass
         os.chdir("/")
         shutil.rmtree(tmp, ignore_errors=True)
     print("ok:", ARGS.case)

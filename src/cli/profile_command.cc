@@ -34,7 +34,8 @@ namespace fs = std::filesystem;
 
 const std::vector<FlagSpec>& ProfileFlags() {
   static const std::vector<FlagSpec> kFlags = {
-      {"trace", 't', FlagValue::kRequired, "LIST", "cuda, nvtx, osrt or none. Default: cuda,nvtx,osrt."},
+      {"trace", 't', FlagValue::kRequired, "LIST",
+       "cuda, nvtx, osrt, cublas, cudnn or none (cublas/cudnn imply cuda). Default: cuda,nvtx,osrt."},
       {"output", 'o', FlagValue::kRequired, "NAME",
        "Report name; %q{VAR} %h %p %n %% expand, .gsys-rep is appended. Default: report%n."},
       {"force-overwrite", 'f', FlagValue::kBool, "", "Overwrite an existing report."},
@@ -82,20 +83,30 @@ Result<int64_t> ParseSeconds(const std::string& flag, const std::string& text) {
   return static_cast<int64_t>(v * 1e9);
 }
 
+// The --trace list as GSYS_TRACE spells it. cublas-verbose is accepted as cublas (gsys records
+// every call either way); cublas and cudnn imply cuda, as nsys's cub* values do, so kernels can
+// be attributed to the library calls that launched them.
 Result<std::string> ParseTrace(const std::string& text) {
-  static const std::vector<std::string> kKnown = {"cuda", "nvtx", "osrt", "none"};
+  static const std::vector<std::string> kKnown = {"cuda", "nvtx", "osrt", "cublas", "cublas-verbose",
+                                                  "cudnn", "none"};
   std::vector<std::string> kept;
   auto parts = Split(text, ',');
+  auto add = [&](const std::string& v) {
+    if (std::find(kept.begin(), kept.end(), v) == kept.end()) kept.push_back(v);
+  };
   for (const auto& p : parts) {
     if (p == "none" && parts.size() > 1) return Bad("--trace none must be alone");
     bool known = false;
     for (const auto& k : kKnown) known = known || p == k;
     if (!known) {
-      std::string msg = "unknown --trace value '" + p + "' (expected cuda, nvtx, osrt or none)";
+      std::string msg = "unknown --trace value '" + p + "' (expected " + Join(kKnown, ", ") + ")";
       if (auto best = ClosestMatch(p, kKnown)) msg += "; did you mean '" + *best + "'?";
       return Bad(msg);
     }
-    kept.push_back(p);
+    add(p == "cublas-verbose" ? "cublas" : p);
+  }
+  for (const char* lib : {"cublas", "cudnn"}) {
+    if (std::find(kept.begin(), kept.end(), lib) != kept.end()) add("cuda");
   }
   return Join(kept, ",");
 }
@@ -266,6 +277,12 @@ Result<int> ProfileCommand::Run(const std::vector<std::string>& args) {
                  GroupThousands(std::to_string(sum->cuda_kernels)).c_str(),
                  GroupThousands(std::to_string(sum->cuda_memory_ops)).c_str(),
                  GroupThousands(std::to_string(sum->cuda_api_calls)).c_str());
+  }
+  if (sum->cublas_calls + sum->cudnn_calls + sum->mpi_calls != 0) {
+    std::fprintf(stderr, "gsys: library calls: %s cuBLAS, %s cuDNN, %s MPI\n",
+                 GroupThousands(std::to_string(sum->cublas_calls)).c_str(),
+                 GroupThousands(std::to_string(sum->cudnn_calls)).c_str(),
+                 GroupThousands(std::to_string(sum->mpi_calls)).c_str());
   }
   for (const auto& w : sum->warnings) std::fprintf(stderr, "gsys: warning: %s\n", w.c_str());
   for (const auto& type : plan.exports) {

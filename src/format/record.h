@@ -40,6 +40,9 @@ enum class RecordKind : uint16_t {
   kNvtxNameCategory = 23,    // NvtxNameBody + name (id = category)
   // 64..95: OS runtime
   kOsrtCall = 64,  // OsrtCallBody
+  // 96..111: library API calls (cuBLAS, cuDNN, MPI): format/libapi_records.h
+  kLibApiFirst = 96,
+  kLibApiLast = 111,
   // 128..255: reserved for CUDA/CUPTI capture (issue 4)
   kCudaFirst = 128,
   kCudaLast = 255,

@@ -254,6 +254,64 @@ CREATE TABLE CUBLAS_EVENTS (
 );
 
 -- ================================================================================================
+-- MPI (gsys profile -t mpi: libgsys-mpi.so, PMPI wrappers)
+-- ================================================================================================
+
+CREATE TABLE MPI_RANKS (
+    -- Which MPI rank (in MPI_COMM_WORLD) each traced thread belongs to.
+
+    globalTid                   INTEGER   NOT NULL,                    -- Serialized GlobalId of the thread that called MPI_Init.
+    rank                        INTEGER   NOT NULL                     -- Rank in MPI_COMM_WORLD.
+);
+
+CREATE TABLE MPI_P2P_EVENTS (
+    -- Point-to-point calls: MPI_Send/Recv and their variants, MPI_Isend/Irecv, MPI_Sendrecv.
+
+    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).
+    end                         INTEGER,                               -- Event end timestamp (ns).
+    globalTid                   INTEGER,                               -- Serialized GlobalId.
+    textId                      INTEGER,                               -- REFERENCES StringIds(id) -- Function name (MPI_Send, ...).
+    commHandle                  INTEGER,                               -- Communicator handle, as an integer.
+    tag                         INTEGER,                               -- Message tag.
+    remoteRank                  INTEGER,                               -- Destination or source rank in the communicator.
+    size                        INTEGER,                               -- Message size in bytes (count * type size).
+    requestHandle               INTEGER                                -- Request handle of a nonblocking call.
+);
+
+CREATE TABLE MPI_COLLECTIVES_EVENTS (
+    -- Collective calls: barrier, broadcast, reductions, gathers, scatters, all-to-all.
+
+    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).
+    end                         INTEGER,                               -- Event end timestamp (ns).
+    globalTid                   INTEGER,                               -- Serialized GlobalId.
+    textId                      INTEGER,                               -- REFERENCES StringIds(id) -- Function name (MPI_Allreduce, ...).
+    commHandle                  INTEGER,                               -- Communicator handle, as an integer.
+    rootRank                    INTEGER,                               -- Root rank of a rooted collective (bcast, reduce, gather, scatter).
+    size                        INTEGER,                               -- Bytes sent by this rank (the send side of two-sided collectives).
+    recvSize                    INTEGER,                               -- Bytes received by this rank.
+    requestHandle               INTEGER                                -- Request handle of a nonblocking collective.
+);
+
+CREATE TABLE MPI_START_WAIT_EVENTS (
+    -- MPI_Wait*, MPI_Test* and MPI_Start* calls.
+
+    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).
+    end                         INTEGER,                               -- Event end timestamp (ns).
+    globalTid                   INTEGER,                               -- Serialized GlobalId.
+    textId                      INTEGER,                               -- REFERENCES StringIds(id) -- Function name (MPI_Wait, ...).
+    requestHandle               INTEGER                                -- Request handle (the first one for the *all/*any variants).
+);
+
+CREATE TABLE MPI_OTHER_EVENTS (
+    -- Other MPI calls (MPI_Init, MPI_Finalize, ...).
+
+    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).
+    end                         INTEGER,                               -- Event end timestamp (ns).
+    globalTid                   INTEGER,                               -- Serialized GlobalId.
+    textId                      INTEGER                                -- REFERENCES StringIds(id) -- Function name.
+);
+
+-- ================================================================================================
 -- NVTX and OS runtime
 -- ================================================================================================
 
@@ -783,4 +841,45 @@ CREATE TABLE GSYS_DIAGNOSTICS (
     severity                    TEXT      NOT NULL,                    -- One of 'info', 'data_loss', 'error'.
     value                       INTEGER   NOT NULL,                    -- Counter value.
     help                        TEXT                                   -- What the counter means and what to do about it.
+);
+
+CREATE TABLE GSYS_LIBRARY_KERNELS (
+    -- Kernels launched inside a cuBLAS or cuDNN call (gsys profile -t cuda,cublas,cudnn): the
+    -- kernel's launch API call (CUPTI_ACTIVITY_KIND_RUNTIME) lies within the library call on the
+    -- same thread; the innermost such call of each library is chosen.
+
+    eventClass                  INTEGER   NOT NULL,                    -- 28: the call is in CUDNN_EVENTS, 29: in CUBLAS_EVENTS (ENUM_NSYS_EVENT_CLASS).
+    callId                      INTEGER   NOT NULL,                    -- rowid of the call in CUDNN_EVENTS or CUBLAS_EVENTS.
+    correlationId               INTEGER   NOT NULL,                    -- The kernel's correlationId (CUPTI_ACTIVITY_KIND_KERNEL).
+    globalPid                   INTEGER   NOT NULL                     -- The kernel's globalPid; with correlationId it identifies the kernel.
+);
+
+CREATE TABLE GSYS_GPU_METRICS (
+    -- GPU metrics sampled through NVML by `gsys profile` itself (--gpu-metrics-devices,
+    -- --gpu-metrics-frequency), one row per device per sample. A column is NULL when the device
+    -- or driver does not report that metric.
+
+    timestamp                   INTEGER   NOT NULL,                    -- Sample time (ns), on the session's CLOCK_MONOTONIC timeline.
+    deviceId                    INTEGER   NOT NULL,                    -- NVML device index.
+    gpuUtilization              INTEGER,                               -- Percent of the last sample period a kernel was running (nvmlDeviceGetUtilizationRates.gpu).
+    memoryUtilization           INTEGER,                               -- Percent of the last sample period device memory was read or written.
+    smClockMHz                  INTEGER,                               -- SM clock (MHz).
+    memoryClockMHz              INTEGER,                               -- Memory clock (MHz).
+    memoryUsedBytes             INTEGER,                               -- Device memory in use (bytes).
+    memoryTotalBytes            INTEGER,                               -- Device memory size (bytes).
+    powerMilliwatts             INTEGER,                               -- Power draw (mW).
+    temperatureC                INTEGER,                               -- GPU temperature (degrees C).
+    pcieTxKBps                  INTEGER,                               -- PCIe transmit throughput (KB/s) over NVML's last 20 ms window.
+    pcieRxKBps                  INTEGER,                               -- PCIe receive throughput (KB/s) over NVML's last 20 ms window.
+    nvlinkTxBytes               INTEGER,                               -- NVLink bytes transmitted since the session start (all links).
+    nvlinkRxBytes               INTEGER                                -- NVLink bytes received since the session start (all links).
+);
+
+CREATE TABLE GSYS_GPU_METRICS_DEVICES (
+    -- The devices GSYS_GPU_METRICS samples.
+
+    deviceId                    INTEGER   NOT NULL   PRIMARY KEY,      -- NVML device index.
+    name                        TEXT,                                  -- Product name (nvmlDeviceGetName).
+    uuid                        TEXT,                                  -- Device UUID (nvmlDeviceGetUUID).
+    busId                       TEXT                                   -- PCI bus id (nvmlDeviceGetPciInfo).
 );

@@ -9,12 +9,18 @@ CaptureDomain* OsrtCaptureDomain();
 #ifdef GSYS_HAVE_CUPTI
 CaptureDomain* CudaCaptureDomain();
 #endif
+#ifdef GSYS_HAVE_LIBAPI
+CaptureDomain* LibApiCaptureDomain();
+#endif
 
 CaptureDomain* const* AllCaptureDomains(int* count) {
   static CaptureDomain* const domains[] = {
       NvtxCaptureDomain(), OsrtCaptureDomain(),
 #ifdef GSYS_HAVE_CUPTI
       CudaCaptureDomain(),
+#endif
+#ifdef GSYS_HAVE_LIBAPI
+      LibApiCaptureDomain(),
 #endif
   };
   *count = static_cast<int>(sizeof(domains) / sizeof(domains[0]));

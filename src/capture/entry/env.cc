@@ -39,6 +39,8 @@ void ParseTrace(const char* text, CaptureConfig* c) {
   c->trace_nvtx = false;
   c->trace_osrt = false;
   c->trace_cuda = HasWord(text, "cuda");
+  c->trace_cublas = HasWord(text, "cublas");
+  c->trace_cudnn = HasWord(text, "cudnn");
   const char* p = text;
   while (*p != '\0') {
     const char* comma = std::strchr(p, ',');
@@ -144,6 +146,9 @@ void ReadCaptureConfig(CaptureConfig* c) {
   if (const char* v = std::getenv(kEnvTrace)) ParseTrace(v, c);
   int64_t n = 0;
   if (ParseI64(std::getenv(kEnvOsrtThresholdNs), &n) && n >= 0) c->osrt_threshold_ns = n;
+  if (const char* v = std::getenv(kEnvLdLibraryPath)) {
+    CopyString(c->ld_library_path, sizeof(c->ld_library_path), v, std::strlen(v));
+  }
   if (ParseI64(std::getenv(kEnvBufferBytes), &n) && n >= 4096 && n <= (1ll << 30)) {
     c->buffer_bytes = static_cast<size_t>(n);
   }

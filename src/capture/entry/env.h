@@ -12,7 +12,8 @@ namespace gsys::capture {
 
 // Directory that receives one raw stream per process. Unset: the library stays inert.
 inline constexpr const char* kEnvSessionDir = "GSYS_SESSION_DIR";
-// Comma list of capture domains: cuda, nvtx, osrt. Unset: all three (nsys's default).
+// Comma list of capture domains: cuda, nvtx, osrt, cublas, cudnn, mpi. Unset: cuda,nvtx,osrt
+// (nsys's default).
 inline constexpr const char* kEnvTrace = "GSYS_TRACE";
 // OS-runtime calls shorter than this many ns are not recorded. Default 1000 (nsys's).
 inline constexpr const char* kEnvOsrtThresholdNs = "GSYS_OSRT_THRESHOLD_NS";
@@ -54,6 +55,9 @@ inline constexpr const char* kEnvCudaFlushMs = "GSYS_CUDA_FLUSH_MS";
 inline constexpr const char* kEnvCudaKinds = "GSYS_CUDA_KINDS";
 // Directory of a CUDA toolkit to find libcupti in when it is not next to libcudart.
 inline constexpr const char* kEnvCudaHome = "CUDA_HOME";
+
+// Read (not set) by the library API trace: the dlopen hook searches it as ld.so would.
+inline constexpr const char* kEnvLdLibraryPath = "LD_LIBRARY_PATH";
 
 inline constexpr size_t kMaxPathBytes = 1024;
 inline constexpr size_t kMaxTriggerBytes = 256;
@@ -101,6 +105,9 @@ struct CaptureConfig {
   bool trace_nvtx = true;
   bool trace_osrt = true;
   bool trace_cuda = true;
+  bool trace_cublas = false;  // -t cublas: cuBLAS/cuBLASLt API calls (capture/libapi)
+  bool trace_cudnn = false;   // -t cudnn: cuDNN API calls (capture/libapi)
+  char ld_library_path[4 * kMaxPathBytes] = {};  // the process's LD_LIBRARY_PATH at start
   int64_t osrt_threshold_ns = 1000;
   size_t buffer_bytes = 512 * 1024;
   size_t memory_limit_bytes = 64u << 20;

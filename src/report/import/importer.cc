@@ -296,11 +296,13 @@ Result<ImportSummary> ImportSession(const ImportOptions& options) {
   // CUDA records live in a second stream per process (capture/cupti); both kinds of stream
   // pass through StreamImporter, which hands record kinds >= 128 to `cuda`.
   CudaSessionImport cuda(writer.get(), origin_mono);
+  LibApiImport libapi(writer.get());  // cuBLAS/cuDNN/MPI calls (CPU streams)
   for (size_t i = 0; i < files.size(); ++i) {
     const auto& f = files[i];
     AddStreamStats(f->stats(), &sum.counters);
     StreamImporter si(writer.get(), origin_mono, &sum.counters, uses_ticks[i] ? &ticks : nullptr,
                       cuda.Handler());
+    si.set_libapi(&libapi);
     GSYS_RETURN_IF_ERROR(si.Import(*f));
     GSYS_RETURN_IF_ERROR(cuda.status());
     sum.nvtx_events += si.nvtx_rows();
@@ -317,6 +319,12 @@ Result<ImportSummary> ImportSession(const ImportOptions& options) {
     progress.Update(done_bytes);
   }
   GSYS_RETURN_IF_ERROR(cuda.Finish());
+  GSYS_RETURN_IF_ERROR(libapi.Finish());
+  sum.cublas_calls = libapi.cublas_calls();
+  sum.cudnn_calls = libapi.cudnn_calls();
+  sum.mpi_calls = libapi.mpi_calls();
+  sum.counters[ImportCounter::kUnknownRecords] += libapi.unnamed();
+  sum.counters[ImportCounter::kMalformedRecords] += libapi.malformed();
   totals.last_ts = std::max(totals.last_ts, cuda.last_timestamp());
   if (const CudaImportStats* cs = cuda.stats()) {
     sum.cuda_records = cuda.records();

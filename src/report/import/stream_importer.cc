@@ -35,6 +35,7 @@ Status StreamImporter::Import(const format::StreamFile& file) {
     while (cursor.Next(&r)) GSYS_RETURN_IF_ERROR(Record(r));
     if (cursor.malformed()) Malformed();
   }
+  if (libapi_ != nullptr) GSYS_RETURN_IF_ERROR(libapi_->EndStream());
   (*counters_)[ImportCounter::kUnclosedRanges] += starts_.size();
   for (const auto& [key, stack] : stacks_) (*counters_)[ImportCounter::kUnclosedRanges] += stack.size();
   (*counters_)[ImportCounter::kDroppedRecords] += dropped_;
@@ -92,6 +93,9 @@ Status StreamImporter::Record(const RecordView& r) {
     case RecordKind::kOsrtCall:
       return OnOsrt(r);
     default:
+      if (libapi_ != nullptr && r.kind >= RecordKind::kLibApiFirst && r.kind <= RecordKind::kLibApiLast) {
+        return libapi_->OnRecord(process_.pid, r, [this](int64_t t) { return RelTicks(t); });
+      }
       if (foreign_ && foreign_(process_, r)) return OkStatus();
       ++(*counters_)[ImportCounter::kUnknownRecords];
       return OkStatus();

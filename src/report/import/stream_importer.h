@@ -19,6 +19,7 @@
 #include "format/record.h"
 #include "format/stream_reader.h"
 #include "report/import/import_diagnostics.h"
+#include "report/import/libapi_importer.h"
 #include "report/import/report_writer.h"
 #include "report/import/tick_clock.h"
 
@@ -64,6 +65,8 @@ class StreamImporter {
         foreign_(std::move(foreign)) {}
 
   Status Import(const format::StreamFile& file);
+  // Library API records (kinds 96..111) go to `libapi` (none: counted as unknown).
+  void set_libapi(LibApiImport* libapi) { libapi_ = libapi; }
 
   const ProcessFacts& process() const { return process_; }
   // Final thread names (NVTX names win over OS names), by tid.
@@ -115,6 +118,7 @@ class StreamImporter {
   ImportCounters* counters_;
   const TickClock* ticks_;
   ForeignRecordHandler foreign_;
+  LibApiImport* libapi_ = nullptr;
   ProcessFacts process_;
   std::map<uint32_t, std::string> os_names_, nvtx_names_;
   std::map<std::pair<uint32_t, uint32_t>, std::vector<Open>> stacks_;  // (tid, domain)

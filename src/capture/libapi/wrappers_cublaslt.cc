@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: Apache-2.0
+// Generated wrappers for the functions <cublasLt.h> declares (libapi_cublaslt.inc, made by
+// gen_libapi.py at build time). Compiling this file is the check that every generated name
+// exists in the installed headers with a forwardable signature.
+#if __has_include(<cublasLt.h>)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+#include <cublasLt.h>
+#define GSYS_LIBAPI_HAVE_HEADER 1
+#endif
+
+#include "capture/libapi/libapi.h"
+
+namespace gsys::capture::libapi {
+namespace {
+
+struct Entry {
+  uint32_t id;
+  void* wrapper;
+};
+
+#ifdef GSYS_LIBAPI_HAVE_HEADER
+const Entry kEntries[] = {
+#include "libapi_cublaslt.inc"
+    {UINT32_MAX, nullptr}};
+#else
+const Entry kEntries[] = {{UINT32_MAX, nullptr}};
+#endif
+
+}  // namespace
+
+void RegisterCublasLtWrappers() {
+  for (const Entry& e : kEntries) {
+    if (e.id < kLibApiCount) g_wrapper[e.id] = e.wrapper;
+  }
+}
+
+}  // namespace gsys::capture::libapi
+#ifdef GSYS_LIBAPI_HAVE_HEADER
+#pragma GCC diagnostic pop
+#endif

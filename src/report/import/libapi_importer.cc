@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "report/import/libapi_importer.h"
+
+#include "format/libapi_records.h"
+#include "report/import/stream_importer.h"
+
+namespace gsys::report {
+namespace {
+
+// ENUM_NSYS_EVENT_CLASS values (nsys-reference.md §5.4).
+constexpr int64_t kClassCudnn = 28;
+constexpr int64_t kClassCublas = 29;
+
+using format::LibApiLibrary;
+
+}  // namespace
+
+Status LibApiImport::OnRecord(uint32_t pid, const format::RecordView& r,
+                              const std::function<int64_t(int64_t)>& rel) {
+  if (r.kind == format::kLibApiName) {
+    format::LibApiNameBody b;
+    std::string_view name;
+    if (!r.Body(&b) || !r.Text(sizeof(b), 0, b.text_len, &name)) return ++malformed_, OkStatus();
+    names_[b.function] = std::string(name);
+    return OkStatus();
+  }
+  Call c{};
+  c.global_tid = GlobalTid(pid, r.tid);
+  if (r.kind == format::kLibApiCall) {
+    format::LibApiCallBody b;
+    if (!r.Body(&b)) return ++malformed_, OkStatus();
+    c.start = rel(b.start);
+    c.end = rel(b.end);
+    c.function = b.function;
+    c.library = b.library;
+    pending_.push_back(c);
+  } else if (r.kind == format::kMpiCall) {
+    if (!r.Body(&c.body)) return ++malformed_, OkStatus();
+    c.start = rel(c.body.start);
+    c.end = rel(c.body.end);
+    c.function = c.body.function;
+    c.library = static_cast<uint16_t>(LibApiLibrary::kMpi);
+    c.mpi = true;
+    pending_.push_back(c);
+  } else if (r.kind == format::kMpiRank) {
+    format::MpiRankBody b;
+    if (!r.Body(&b)) return ++malformed_, OkStatus();
+    ranks_.push_back({c.global_tid, b.rank});
+  }
+  return OkStatus();
+}
+
+Status LibApiImport::WriteCall(const Call& c, int64_t name_id) {
+  bool cudnn = c.library == static_cast<uint16_t>(LibApiLibrary::kCudnn);
+  if (!cudnn && c.library != static_cast<uint16_t>(LibApiLibrary::kCublas)) return ++malformed_, OkStatus();
+  std::optional<Statement>& cached = cudnn ? cudnn_insert_ : cublas_insert_;
+  if (!cached) {
+    GSYS_ASSIGN_OR_RETURN(cached, writer_->db().Prepare(std::string("INSERT INTO ") +
+                                                        (cudnn ? "CUDNN_EVENTS" : "CUBLAS_EVENTS") +
+                                                        "(start, end, eventClass, globalTid, nameId) VALUES(?,?,?,?,?)"));
+  }
+  Statement& s = *cached;
+  GSYS_RETURN_IF_ERROR(s.BindInt(1, c.start));
+  GSYS_RETURN_IF_ERROR(s.BindInt(2, c.end));
+  GSYS_RETURN_IF_ERROR(s.BindInt(3, cudnn ? kClassCudnn : kClassCublas));
+  GSYS_RETURN_IF_ERROR(s.BindInt(4, c.global_tid));
+  GSYS_RETURN_IF_ERROR(s.BindInt(5, name_id));
+  ++(cudnn ? cudnn_ : cublas_);
+  GSYS_RETURN_IF_ERROR(s.Step().status());
+  return s.Reset();
+}
+
+Status LibApiImport::EndStream() {
+  std::unordered_map<uint32_t, int64_t> ids;
+  for (const Call& c : pending_) {
+    auto it = ids.find(c.function);
+    if (it == ids.end()) {
+      auto n = names_.find(c.function);
+      if (n == names_.end()) {
+        ++unnamed_;
+        continue;
+      }
+      GSYS_ASSIGN_OR_RETURN(int64_t id, writer_->Intern(n->second));
+      it = ids.emplace(c.function, id).first;
+    }
+    GSYS_RETURN_IF_ERROR(c.mpi ? WriteMpi(c, it->second) : WriteCall(c, it->second));
+  }
+  pending_.clear();
+  names_.clear();
+  for (const Rank& r : ranks_) {
+    GSYS_ASSIGN_OR_RETURN(Statement s, writer_->db().Prepare("INSERT INTO MPI_RANKS(globalTid, rank) VALUES(?,?)"));
+    GSYS_RETURN_IF_ERROR(s.BindInt(1, r.global_tid));
+    GSYS_RETURN_IF_ERROR(s.BindInt(2, r.rank));
+    GSYS_RETURN_IF_ERROR(s.Step().status());
+  }
+  ranks_.clear();
+  return OkStatus();
+}
+
+Status LibApiImport::Finish() {
+  if (cublas_ + cudnn_ == 0) return OkStatus();
+  Database& db = writer_->db();
+  GSYS_RETURN_IF_ERROR(db.Exec(
+      "CREATE INDEX gsys_tmp_runtime_corr ON CUPTI_ACTIVITY_KIND_RUNTIME(correlationId)"));
+  for (auto [table, cls] : {std::pair<const char*, int64_t>{"CUBLAS_EVENTS", kClassCublas},
+                            {"CUDNN_EVENTS", kClassCudnn}}) {
+    std::string t = table;
+    GSYS_RETURN_IF_ERROR(db.Exec("CREATE INDEX gsys_tmp_lib ON " + t + "(globalTid, start)"));
+    GSYS_RETURN_IF_ERROR(db.Exec(
+        "INSERT INTO GSYS_LIBRARY_KERNELS(eventClass, callId, correlationId, globalPid) "
+        "SELECT " + std::to_string(cls) + ", c.rowid, k.correlationId, k.globalPid "
+        "FROM CUPTI_ACTIVITY_KIND_KERNEL AS k "
+        "JOIN CUPTI_ACTIVITY_KIND_RUNTIME AS r ON r.correlationId = k.correlationId "
+        "  AND (r.globalTid & -16777216) = k.globalPid "
+        "JOIN " + t + " AS c ON c.rowid = (SELECT rowid FROM " + t + " AS i "
+        "  WHERE i.globalTid = r.globalTid AND i.start <= r.start ORDER BY i.start DESC LIMIT 1) "
+        "WHERE c.end >= r.end ORDER BY k.start"));
+    GSYS_RETURN_IF_ERROR(db.Exec("DROP INDEX gsys_tmp_lib"));
+  }
+  return db.Exec("DROP INDEX gsys_tmp_runtime_corr");
+}
+
+Status LibApiImport::WriteMpi(const Call&, int64_t) { return OkStatus(); }
+
+}  // namespace gsys::report

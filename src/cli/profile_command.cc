@@ -16,6 +16,7 @@
 #include "export/exporter.h"
 #include "format/session_meta.h"
 #include "launcher/capture_env.h"
+#include "launcher/gpu_metrics.h"
 #include "launcher/launcher.h"
 #include "launcher/output_name.h"
 #include "cli/profile_repeat.h"
@@ -59,6 +60,10 @@ const std::vector<FlagSpec>& ProfileFlags() {
       {"stats", 0, FlagValue::kBool, "", "Run gsys stats on the report afterwards."},
       {"export", 0, FlagValue::kRequired, "TYPE[,TYPE]",
        "Also export the report (perfetto, chrome, jsonlines, csv, sqlite; none)."},
+      {"gpu-metrics-devices", 0, FlagValue::kRequired, "all|none|N[,M]",
+       "Sample GPU metrics (NVML) of these GPUs from gsys itself. Default: none."},
+      {"gpu-metrics-frequency", 0, FlagValue::kRequired, "HZ",
+       "GPU metrics samples per second (1..1000). Default: 10."},
       {"osrt-threshold", 0, FlagValue::kRequired, "NS",
        "Do not record OS runtime calls shorter than this. Default: 1000."},
       {"show-output", 'w', FlagValue::kBool, "", "Show the target's stdout/stderr. Default: true."},
@@ -184,11 +189,35 @@ struct Plan {
   std::string report_pattern;  // expanded except %p
   std::string report_path;     // final, once the pid is known
   bool force = false, stats = false;
+  bool gpu_metrics = false;
+  launcher::GpuMetricsOptions metrics;
   std::vector<std::string> exports;  // --export types, validated before the target starts
   format::SessionMeta meta;
 };
 
 Status BuildPlan(const ParsedFlags& flags, Plan* plan);
+// --gpu-metrics-devices / --gpu-metrics-frequency. GSYS_NVML_LIBRARY (tests only) replaces
+// libnvidia-ml.so.1.
+Status ApplyGpuMetricsFlags(const ParsedFlags& flags, Plan* plan) {
+  std::string devices = flags.Last("gpu-metrics-devices").value_or("none");
+  if (auto f = flags.Last("gpu-metrics-frequency")) {
+    auto hz = ParseInt64(*f);
+    if (!hz || *hz < 1 || *hz > 1000) return Bad("bad --gpu-metrics-frequency '" + *f + "' (expected 1..1000 Hz)");
+    plan->metrics.frequency_hz = static_cast<int>(*hz);
+  }
+  if (devices == "none") return OkStatus();
+  if (devices != "all" && devices != "cuda-visible") {
+    for (const auto& d : Split(devices, ',')) {
+      auto n = ParseInt64(d);
+      if (!n || *n < 0 || *n > 255) return Bad("bad --gpu-metrics-devices '" + devices + "' (expected all, none or GPU indexes like 0,1)");
+      plan->metrics.devices.push_back(static_cast<int>(*n));
+    }
+  }
+  if (const char* lib = std::getenv("GSYS_NVML_LIBRARY")) plan->metrics.nvml_library = lib;
+  plan->gpu_metrics = true;
+  return OkStatus();
+}
+
 
 class ProfileCommand : public Subcommand {
  public:
@@ -231,6 +260,14 @@ Result<int> ProfileCommand::Run(const std::vector<std::string>& args) {
   if (ec) return Error(StatusCode::kIoError, "profile: cannot create '" + plan.capture.session_dir + "': " + ec.message());
   GSYS_RETURN_IF_ERROR(format::WriteSessionMeta(plan.capture.session_dir, plan.meta));
   plan.launch.env = launcher::BuildCaptureEnv(plan.launch.env, flags.All("env-var"), plan.capture);
+  launcher::GpuMetricsSampler sampler;
+  if (plan.gpu_metrics) {
+    plan.metrics.session_dir = plan.capture.session_dir;
+    std::string why;
+    if (!sampler.Start(plan.metrics, &why)) {
+      std::fprintf(stderr, "gsys: notice: GPU metrics are not sampled: %s\n", why.c_str());
+    }
+  }
   // The control page makes -c ranges session-wide (issue 3) and repeat ranges separate reports.
   const launcher::CaptureSettings& c = plan.capture;
   auto control = serving::ControlFile::Create(c.session_dir, c.capture_range.empty(), c.capture_range == "nvtx");
@@ -242,6 +279,7 @@ Result<int> ProfileCommand::Run(const std::vector<std::string>& args) {
     return RunRepeatedRanges(std::move(run), std::move(*control));
   }
   auto launched = launcher::Launch(plan.launch, OnStarted, &plan);
+  sampler.Stop();
   if (!launched.ok()) {
     fs::remove_all(plan.capture.session_dir, ec);
     return launched.status();
@@ -283,6 +321,9 @@ Result<int> ProfileCommand::Run(const std::vector<std::string>& args) {
                  GroupThousands(std::to_string(sum->cublas_calls)).c_str(),
                  GroupThousands(std::to_string(sum->cudnn_calls)).c_str(),
                  GroupThousands(std::to_string(sum->mpi_calls)).c_str());
+  }
+  if (sum->gpu_metric_rows != 0) {
+    std::fprintf(stderr, "gsys: GPU metrics: %s samples\n", GroupThousands(std::to_string(sum->gpu_metric_rows)).c_str());
   }
   for (const auto& w : sum->warnings) std::fprintf(stderr, "gsys: warning: %s\n", w.c_str());
   for (const auto& type : plan.exports) {
@@ -345,6 +386,7 @@ Status BuildPlan(const ParsedFlags& flags, Plan* plan) {
     }
     plan->exports.push_back(type);
   }
+  GSYS_RETURN_IF_ERROR(ApplyGpuMetricsFlags(flags, plan));
   c.inject_library = InjectLibraryPath();
   if (c.inject_library.empty()) return Error(StatusCode::kNotFound, "profile: cannot find libgsys-inject.so next to gsys (set GSYS_INJECT_LIBRARY)");
   GSYS_RETURN_IF_ERROR(ApplyCudaFlags(flags, &c));

@@ -12,7 +12,7 @@ namespace gsys::capture {
 
 // Directory that receives one raw stream per process. Unset: the library stays inert.
 inline constexpr const char* kEnvSessionDir = "GSYS_SESSION_DIR";
-// Comma list of capture domains: cuda, nvtx, osrt, cublas, cudnn, mpi. Unset: cuda,nvtx,osrt
+// Comma list of capture domains: cuda, nvtx, osrt, cublas, cudnn. Unset: cuda,nvtx,osrt
 // (nsys's default).
 inline constexpr const char* kEnvTrace = "GSYS_TRACE";
 // OS-runtime calls shorter than this many ns are not recorded. Default 1000 (nsys's).

@@ -54,7 +54,7 @@ int64_t FindFunction(const char* name);
 // Records one call (the name first, once per process). Keeps errno.
 void EmitCall(uint32_t id, int64_t start, int64_t return_value);
 
-inline bool Recording() { return g_recording.load(std::memory_order_relaxed); }
+inline bool Recording() { return RecordingOn(); }
 
 template <typename R>
 inline int64_t ResultValue(const R& r) {

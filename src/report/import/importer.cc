@@ -19,6 +19,7 @@
 #include "format/session_meta.h"
 #include "format/stream_reader.h"
 #include "report/import/cuda_session.h"
+#include "report/import/gpu_metrics_importer.h"
 #include "report/import/report_writer.h"
 #include "report/import/stream_importer.h"
 #include "report/import/window_filter.h"
@@ -323,6 +324,7 @@ Result<ImportSummary> ImportSession(const ImportOptions& options) {
   sum.cublas_calls = libapi.cublas_calls();
   sum.cudnn_calls = libapi.cudnn_calls();
   sum.mpi_calls = libapi.mpi_calls();
+  GSYS_ASSIGN_OR_RETURN(sum.gpu_metric_rows, ImportGpuMetrics(writer->db(), options.session_dir, origin_mono));
   sum.counters[ImportCounter::kUnknownRecords] += libapi.unnamed();
   sum.counters[ImportCounter::kMalformedRecords] += libapi.malformed();
   totals.last_ts = std::max(totals.last_ts, cuda.last_timestamp());

@@ -34,6 +34,7 @@ struct ImportSummary {
   uint64_t cuda_records = 0;  // CUDA records imported (0: no CUDA in the session)
   uint64_t cuda_kernels = 0, cuda_api_calls = 0, cuda_memory_ops = 0;
   uint64_t cublas_calls = 0, cudnn_calls = 0, mpi_calls = 0;  // library API trace rows
+  uint64_t gpu_metric_rows = 0;  // GSYS_GPU_METRICS rows (--gpu-metrics-devices)
   uint64_t raw_bytes = 0;
   double seconds = 0;
   ImportCounters counters;

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "launcher/gpu_metrics.h"
+
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+
+namespace gsys::launcher {
+
+// The NVML entry points used (nvml.h's signatures, with opaque handles and plain structs).
+struct GpuMetricsSampler::Api {
+  struct Utilization { unsigned int gpu, memory; };
+  struct Memory { unsigned long long total, free, used; };
+  int (*init)();
+  int (*shutdown)();
+  int (*count)(unsigned int*);
+  int (*handle)(unsigned int, void**);
+  int (*name)(void*, char*, unsigned int);
+  int (*uuid)(void*, char*, unsigned int);
+  int (*utilization)(void*, Utilization*);
+  int (*clock)(void*, int, unsigned int*);
+  int (*memory)(void*, Memory*);
+  int (*power)(void*, unsigned int*);
+  int (*temperature)(void*, int, unsigned int*);
+  int (*pcie)(void*, int, unsigned int*);
+};
+
+namespace {
+
+int64_t MonotonicNs() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+
+template <typename F>
+bool Load(void* lib, const char* name, F* out) {
+  *out = reinterpret_cast<F>(dlsym(lib, name));
+  return *out != nullptr;
+}
+
+// "v" when the NVML call succeeded, else "" (NULL in the report).
+std::string Field(int rc, unsigned long long v) { return rc == 0 ? std::to_string(v) : ""; }
+
+void WriteAll(int fd, const std::string& s) {
+  size_t off = 0;
+  while (off < s.size()) {
+    ssize_t n = write(fd, s.data() + off, s.size() - off);
+    if (n <= 0) return;
+    off += static_cast<size_t>(n);
+  }
+}
+
+}  // namespace
+
+bool GpuMetricsSampler::Start(const GpuMetricsOptions& o, std::string* why) {
+  lib_ = dlopen(o.nvml_library.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (lib_ == nullptr) {
+    *why = "cannot load " + o.nvml_library + " (no NVIDIA driver?)";
+    return false;
+  }
+  api_ = new Api();
+  Api& a = *api_;
+  bool ok = Load(lib_, "nvmlInit_v2", &a.init) && Load(lib_, "nvmlShutdown", &a.shutdown) &&
+            Load(lib_, "nvmlDeviceGetCount_v2", &a.count) &&
+            Load(lib_, "nvmlDeviceGetHandleByIndex_v2", &a.handle) &&
+            Load(lib_, "nvmlDeviceGetName", &a.name) && Load(lib_, "nvmlDeviceGetUUID", &a.uuid) &&
+            Load(lib_, "nvmlDeviceGetUtilizationRates", &a.utilization) &&
+            Load(lib_, "nvmlDeviceGetClockInfo", &a.clock) &&
+            Load(lib_, "nvmlDeviceGetMemoryInfo", &a.memory) &&
+            Load(lib_, "nvmlDeviceGetPowerUsage", &a.power) &&
+            Load(lib_, "nvmlDeviceGetTemperature", &a.temperature) &&
+            Load(lib_, "nvmlDeviceGetPcieThroughput", &a.pcie);
+  unsigned int count = 0;
+  if (!ok || a.init() != 0 || a.count(&count) != 0 || count == 0) {
+    *why = ok ? "NVML sees no GPU" : "NVML lacks a function gsys needs";
+    return false;
+  }
+  std::vector<int> wanted = o.devices;
+  if (wanted.empty()) {
+    for (unsigned int i = 0; i < count; ++i) wanted.push_back(static_cast<int>(i));
+  }
+  std::string devices;
+  for (int i : wanted) {
+    void* h = nullptr;
+    if (i < 0 || static_cast<unsigned int>(i) >= count || a.handle(static_cast<unsigned int>(i), &h) != 0) {
+      *why = "GPU " + std::to_string(i) + " does not exist (NVML sees " + std::to_string(count) + ")";
+      return false;
+    }
+    handles_.push_back(h);
+    indexes_.push_back(i);
+    char name[96] = {}, uuid[96] = {};
+    a.name(h, name, sizeof(name));
+    a.uuid(h, uuid, sizeof(uuid));
+    devices += std::to_string(i) + "\t" + name + "\t" + uuid + "\n";
+  }
+  std::string dir = o.session_dir + "/";
+  int dfd = open((dir + "gpu_metrics_devices.tsv").c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (dfd >= 0) {
+    WriteAll(dfd, devices);
+    close(dfd);
+  }
+  fd_ = open((dir + "gpu_metrics.tsv").c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd_ < 0) {
+    *why = "cannot create " + dir + "gpu_metrics.tsv";
+    return false;
+  }
+  period_ns_ = 1000000000LL / (o.frequency_hz > 0 ? o.frequency_hz : 10);
+  thread_ = std::thread([this] { Run(); });
+  return true;
+}
+
+void GpuMetricsSampler::Run() {
+  Api& a = *api_;
+  int64_t next = MonotonicNs();
+  while (!stop_.load(std::memory_order_relaxed)) {
+    std::string lines;
+    int64_t now = MonotonicNs();
+    for (size_t d = 0; d < handles_.size(); ++d) {
+      void* h = handles_[d];
+      Api::Utilization u{};
+      Api::Memory m{};
+      unsigned int sm = 0, mem = 0, power = 0, temp = 0, tx = 0, rx = 0;
+      // Every call before any value is read: argument evaluation order is unspecified.
+      int urc = a.utilization(h, &u);
+      int src = a.clock(h, 1, &sm), mrc_clock = a.clock(h, 2, &mem);
+      int mrc = a.memory(h, &m);
+      int prc = a.power(h, &power), trc = a.temperature(h, 0, &temp);
+      int txrc = a.pcie(h, 0, &tx), rxrc = a.pcie(h, 1, &rx);
+      lines += std::to_string(now) + "\t" + std::to_string(indexes_[d]) + "\t" + Field(urc, u.gpu) +
+               "\t" + Field(urc, u.memory) + "\t" + Field(src, sm) + "\t" + Field(mrc_clock, mem) +
+               "\t" + Field(mrc, m.used) + "\t" + Field(mrc, m.total) + "\t" + Field(prc, power) +
+               "\t" + Field(trc, temp) + "\t" + Field(txrc, tx) + "\t" + Field(rxrc, rx) + "\n";
+    }
+    WriteAll(fd_, lines);
+    ++samples_;
+    next += period_ns_;
+    int64_t wait = next - MonotonicNs();
+    if (wait < 0) {
+      next = MonotonicNs();  // fell behind (slow NVML call): do not burst to catch up
+      continue;
+    }
+    timespec ts{static_cast<time_t>(wait / 1000000000), static_cast<long>(wait % 1000000000)};
+    nanosleep(&ts, nullptr);
+  }
+}
+
+uint64_t GpuMetricsSampler::Stop() {
+  if (thread_.joinable()) {
+    stop_.store(true);
+    thread_.join();
+  }
+  if (fd_ >= 0) close(fd_);
+  fd_ = -1;
+  if (api_ != nullptr && api_->shutdown != nullptr && !handles_.empty()) api_->shutdown();
+  handles_.clear();
+  delete api_;
+  api_ = nullptr;
+  if (lib_ != nullptr) dlclose(lib_);
+  lib_ = nullptr;
+  return samples_;
+}
+
+}  // namespace gsys::launcher

@@ -1,0 +1,54 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""GPU metrics on a real GPU (issue 10 item 3), run by the lead on the H200: `gsys profile
+--gpu-metrics-devices=all --gpu-metrics-frequency=HZ` at 10 and 100 Hz over a 3 s program
+(progs/libapi_gemm_conv when built, else `sleep 3`). Checks every device is sampled, the achieved
+rate is within 10% of the request (printed), the values are plausible (memory total > 0, clocks
+> 0, utilization 0..100) and every metric NVML offers is filled. Exits 77 without a GPU."""
+import argparse, os, shutil, sqlite3, subprocess, sys, tempfile
+
+FAILURES = []
+
+
+def check(cond, msg):
+    print(("ok:   " if cond else "FAIL: ") + msg)
+    if not cond:
+        FAILURES.append(msg)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--gsys", required=True)
+    ap.add_argument("--seconds", type=float, default=3)
+    args = ap.parse_args()
+    smi = shutil.which("nvidia-smi")
+    if not smi or "GPU" not in subprocess.run([smi, "-L"], capture_output=True, text=True).stdout:
+        print("SKIPPED: no NVIDIA GPU visible (nvidia-smi -L)")
+        return 77
+    gpus = len([l for l in subprocess.run([smi, "-L"], capture_output=True, text=True).stdout.splitlines() if l.startswith("GPU")])
+    with tempfile.TemporaryDirectory(prefix="gsys-metrics-gpu-") as tmp:
+        for hz in (10, 100):
+            report = os.path.join(tmp, "m%d.gsys-rep" % hz)
+            r = subprocess.run([args.gsys, "profile", "-t", "cuda", "-f", "true", "-o", report,
+                                "--gpu-metrics-devices=all", "--gpu-metrics-frequency=%d" % hz,
+                                "sleep", str(args.seconds)], capture_output=True, text=True, timeout=120)
+            check(r.returncode == 0, "%d Hz: gsys profile exit %d %s" % (hz, r.returncode, r.stderr[-500:]))
+            db = sqlite3.connect(report)
+            per_dev = db.execute("SELECT deviceId, count(*), min(timestamp), max(timestamp) FROM GSYS_GPU_METRICS GROUP BY 1").fetchall()
+            check(len(per_dev) == gpus, "%d Hz: %d of %d GPUs sampled" % (hz, len(per_dev), gpus))
+            for dev, n, t0, t1 in per_dev:
+                rate = (n - 1) / ((t1 - t0) / 1e9) if t1 > t0 else 0
+                check(abs(rate - hz) <= 0.1 * hz, "%d Hz: GPU %d achieved %.2f Hz (%d samples)" % (hz, dev, rate, n))
+            bad = db.execute("SELECT count(*) FROM GSYS_GPU_METRICS WHERE memoryTotalBytes <= 0 OR smClockMHz <= 0 "
+                             "OR gpuUtilization NOT BETWEEN 0 AND 100 OR memoryUtilization NOT BETWEEN 0 AND 100").fetchone()[0]
+            check(bad == 0, "%d Hz: values plausible (%d rows not)" % (hz, bad))
+            nulls = db.execute("SELECT sum(powerMilliwatts IS NULL), sum(temperatureC IS NULL), sum(pcieTxKBps IS NULL) "
+                               "FROM GSYS_GPU_METRICS").fetchone()
+            print("%d Hz: NULL power/temperature/PCIe samples: %s" % (hz, nulls))
+            print(db.execute("SELECT * FROM GSYS_GPU_METRICS LIMIT 2").fetchall())
+    print("%d failure(s)" % len(FAILURES) if FAILURES else "all checks passed")
+    return 1 if FAILURES else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

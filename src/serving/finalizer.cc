@@ -9,9 +9,12 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 
+#include "format/record.h"
 #include "format/session_meta.h"
+#include "format/stream_reader.h"
 #include "launcher/launcher.h"
 #include "report/import/importer.h"
 
@@ -23,6 +26,46 @@ void SleepUntil(int64_t monotonic_ns) {
     int64_t left = monotonic_ns - launcher::MonotonicNowNs();
     if (left <= 0) return;
     timespec ts{static_cast<time_t>(left / 1000000000), static_cast<long>(left % 1000000000)};
+    nanosleep(&ts, nullptr);
+  }
+}
+
+// True when the last chunk of the CPU stream at `path` shows a drain that started after
+// `after_ns` (its closing clock-sync record), or the process's exit flush. CUDA streams (no
+// clock-sync records) and unreadable files count as settled.
+bool StreamSettled(const std::string& path, int64_t after_ns) {
+  auto f = format::StreamFile::Open(path);
+  if (!f.ok() || f->chunks().empty()) return true;
+  const format::ChunkRef& last = f->chunks().back();
+  format::RecordCursor cur(last.payload, last.header.payload_size);
+  format::RecordView r;
+  bool cpu_stream = false;
+  while (cur.Next(&r)) {
+    if (r.kind == format::RecordKind::kProcessEnd) return true;
+    format::ClockSyncBody s;
+    if (r.kind == format::RecordKind::kClockSync && r.Body(&s)) {
+      cpu_stream = true;
+      if (s.monotonic_ns >= after_ns) return true;
+    }
+  }
+  return !cpu_stream;
+}
+
+// Waits until every process has drained what it recorded up to `end_ns` (each drains at least
+// every GSYS_FLUSH_INTERVAL_MS; a starved host can take longer), at most until `deadline_ns`.
+void WaitForStreams(const std::string& dir, int64_t end_ns, int64_t deadline_ns) {
+  const int64_t after = end_ns + 20'000'000;  // records committed just after their timestamp
+  while (launcher::MonotonicNowNs() < deadline_ns) {
+    bool all = true;
+    std::error_code ec;
+    for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+      if (e.path().extension() == ".gsysraw" && !StreamSettled(e.path().string(), after)) {
+        all = false;
+        break;
+      }
+    }
+    if (all) return;
+    timespec ts{0, 50 * 1000 * 1000};
     nanosleep(&ts, nullptr);
   }
 }
@@ -45,7 +88,10 @@ std::string Basename(const std::string& p) {
 }  // namespace
 
 int RunWindowJob(const WindowJob& job, const FinalizeHooks& hooks) {
-  if (!job.tree_exited) SleepUntil(job.end_ns + kSettleNs);
+  if (!job.tree_exited) {
+    SleepUntil(job.end_ns + kSettleNs);
+    WaitForStreams(job.session_dir, job.end_ns, job.end_ns + kMaxSettleNs);
+  }
   report::ImportOptions io;
   io.session_dir = job.session_dir;
   io.output_path = job.report_path;

@@ -40,7 +40,10 @@ struct FinalizeHooks {
 
 // How long after a window closes the streams surely hold it: every process drains its buffers
 // at least every GSYS_FLUSH_INTERVAL_MS (<= 250 ms), plus the CUDA flush (<= 250 ms).
+// Then the streams themselves are checked (a drain after the window's end in every process),
+// for at most kMaxSettleNs after the end: a starved host may drain late.
 inline constexpr int64_t kSettleNs = 600'000'000;
+inline constexpr int64_t kMaxSettleNs = 30'000'000'000;
 
 // Runs `job` in this process (what the forked child does). Returns 0 on success.
 int RunWindowJob(const WindowJob& job, const FinalizeHooks& hooks);

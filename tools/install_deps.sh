@@ -3,7 +3,7 @@
 # Uses sudo when not root. Safe to run repeatedly.
 set -euo pipefail
 packages=(cmake make g++ pkg-config libsqlite3-dev sqlite3 libgtest-dev libgmock-dev
-          libbenchmark-dev python3 file protobuf-compiler
+          libbenchmark-dev python3 file protobuf-compiler libdw-dev  # libdw: stack symbolization headers
           libssl-dev libcurl4-openssl-dev  # upload: static libcrypto, curl headers (dlopen'ed)
           clang libclang-rt-dev valgrind  # reliability: libFuzzer, memcheck
           openmpi-bin libopenmpi-dev)  # recipe --mode mpi test (gsys dlopens libmpi)

@@ -11,6 +11,7 @@
 #include <filesystem>
 
 #include "cli/flags.h"
+#include "cli/profile_stack_flags.h"
 #include "cli/subcommand.h"
 #include "common/strings.h"
 #include "export/exporter.h"
@@ -33,8 +34,14 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// The stack flags (profile_stack_flags.h) go before --help.
+std::vector<FlagSpec> WithStackFlags(std::vector<FlagSpec> flags) {
+  flags.insert(flags.end() - 1, StackFlags().begin(), StackFlags().end());
+  return flags;
+}
+
 const std::vector<FlagSpec>& ProfileFlags() {
-  static const std::vector<FlagSpec> kFlags = {
+  static const std::vector<FlagSpec> kFlags = WithStackFlags({
       {"trace", 't', FlagValue::kRequired, "LIST",
        "cuda, nvtx, osrt, cublas, cudnn or none (cublas/cudnn imply cuda). Default: cuda,nvtx,osrt."},
       {"output", 'o', FlagValue::kRequired, "NAME",
@@ -69,11 +76,9 @@ const std::vector<FlagSpec>& ProfileFlags() {
       {"show-output", 'w', FlagValue::kBool, "", "Show the target's stdout/stderr. Default: true."},
       {"env-var", 'e', FlagValue::kRequired, "A=B[,C=D]", "Environment for the target."},
       {"inherit-environment", 'n', FlagValue::kBool, "", "Pass gsys's environment. Default: true."},
-      {"sample", 's', FlagValue::kRequired, "none", "Accepted for nsys compatibility (no sampling)."},
-      {"cpuctxsw", 0, FlagValue::kRequired, "none", "Accepted for nsys compatibility."},
       {"stop-on-exit", 'x', FlagValue::kBool, "", "Accepted for nsys compatibility (always true)."},
       {"help", 'h', FlagValue::kNone, "", "Show this help."},
-  };
+  });
   return kFlags;
 }
 
@@ -325,6 +330,12 @@ Result<int> ProfileCommand::Run(const std::vector<std::string>& args) {
   if (sum->gpu_metric_rows != 0) {
     std::fprintf(stderr, "gsys: GPU metrics: %s samples\n", GroupThousands(std::to_string(sum->gpu_metric_rows)).c_str());
   }
+  if (sum->stack_sites != 0 || sum->cpu_samples != 0) {
+    std::fprintf(stderr, "gsys: stacks: %s at traced calls, %s CPU samples\n",
+                 GroupThousands(std::to_string(sum->stack_sites)).c_str(),
+                 GroupThousands(std::to_string(sum->cpu_samples)).c_str());
+  }
+  for (const auto& n : sum->notes) std::fprintf(stderr, "gsys: note: %s\n", n.c_str());
   for (const auto& w : sum->warnings) std::fprintf(stderr, "gsys: warning: %s\n", w.c_str());
   for (const auto& type : plan.exports) {
     Status exported = export_::ExportReport(sum->report_path, type, "", plan.force);
@@ -390,6 +401,9 @@ Status BuildPlan(const ParsedFlags& flags, Plan* plan) {
   c.inject_library = InjectLibraryPath();
   if (c.inject_library.empty()) return Error(StatusCode::kNotFound, "profile: cannot find libgsys-inject.so next to gsys (set GSYS_INJECT_LIBRARY)");
   GSYS_RETURN_IF_ERROR(ApplyCudaFlags(flags, &c));
+  std::vector<std::string> notes;
+  GSYS_RETURN_IF_ERROR(ApplyStackFlags(flags, &c, &notes));
+  for (const auto& n : notes) std::fprintf(stderr, "gsys: note: %s\n", n.c_str());
   // Output: everything but %p now (\x02 marks it), %p once the target runs.
   launcher::OutputNameContext oc;
   oc.host = HostName();

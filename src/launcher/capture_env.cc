@@ -30,7 +30,14 @@ std::vector<std::string> BuildCaptureEnv(const std::vector<std::string>& base,
     set("CUDA_INJECTION64_PATH=" + s.inject_library);
     if (!s.cuda_graph_trace.empty()) set("GSYS_CUDA_GRAPH_TRACE=" + s.cuda_graph_trace);
     if (s.cuda_memory_usage) set("GSYS_CUDA_MEMORY_USAGE=1");
+    if (!s.cuda_backtrace.empty()) set("GSYS_CUDA_BACKTRACE=" + s.cuda_backtrace);
+    if (s.python_backtrace) set("GSYS_PYTHON_BACKTRACE=cuda");
   }
+  if (s.sample) {
+    set("GSYS_SAMPLE=process-tree");
+    set("GSYS_SAMPLING_FREQUENCY=" + std::to_string(s.sampling_frequency));
+  }
+  if (s.cpuctxsw) set("GSYS_CPUCTXSW=process-tree");
   if (!s.pytorch.empty()) {
     set("GSYS_PYTORCH=" + s.pytorch);
     std::string path = s.python_dir;

@@ -25,6 +25,11 @@ struct CaptureSettings {
   bool cuda_memory_usage = false;
   std::string pytorch;           // "", "autograd-nvtx", "autograd-shapes-nvtx"
   std::string python_dir;        // directory of gsys's sitecustomize.py (with `pytorch`)
+  std::string cuda_backtrace;    // GSYS_CUDA_BACKTRACE list ("all:1000"), "" = off
+  bool python_backtrace = false;
+  bool sample = false;           // -s process-tree
+  int sampling_frequency = 1000;
+  bool cpuctxsw = false;
 };
 
 // `base` is the inherited environment (empty with --inherit-environment=false), `user` the

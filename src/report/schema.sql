@@ -353,6 +353,75 @@ CREATE TABLE OSRT_API (
 );
 
 -- ================================================================================================
+-- Stacks: backtraces at traced calls and CPU samples
+-- ================================================================================================
+
+CREATE TABLE CUDA_CALLCHAINS (
+    -- Native call stacks of CUDA API calls (--cudabacktrace): CUPTI_ACTIVITY_KIND_RUNTIME.callchainId.
+
+    id                          INTEGER   NOT NULL,                    -- Callchain id (one id per distinct stack).
+    symbol                      INTEGER   NOT NULL,                    -- REFERENCES StringIds(id) -- Function name
+    module                      INTEGER   NOT NULL,                    -- REFERENCES StringIds(id) -- Module name
+    unresolved                  INTEGER,                               -- True if the symbol was not resolved.
+    originalIP                  INTEGER,                               -- Instruction pointer value.
+    stackDepth                  INTEGER   NOT NULL                     -- Zero-base index of the given function in call stack; (id, stackDepth) is unique.
+);
+
+CREATE TABLE OSRT_CALLCHAINS (
+    -- Native call stacks of OS runtime calls: OSRT_API.callchainId.
+
+    id                          INTEGER   NOT NULL,                    -- Callchain id (one id per distinct stack).
+    symbol                      INTEGER   NOT NULL,                    -- REFERENCES StringIds(id) -- Function name
+    module                      INTEGER   NOT NULL,                    -- REFERENCES StringIds(id) -- Module name
+    kernelMode                  INTEGER,                               -- True if kernel mode.
+    thumbCode                   INTEGER,                               -- True if thumb code.
+    unresolved                  INTEGER,                               -- True if the symbol was not resolved.
+    specialEntry                INTEGER,                               -- True if artificial entry added.
+    originalIP                  INTEGER,                               -- Instruction pointer value.
+    unwindMethod                INTEGER,                               -- REFERENCES ENUM_STACK_UNWIND_METHOD(id)
+    stackDepth                  INTEGER   NOT NULL                     -- Zero-base index of the given function in call stack; (id, stackDepth) is unique.
+);
+
+CREATE TABLE COMPOSITE_EVENTS (
+    -- Thread sampling events (-s process-tree).
+
+    id                          INTEGER   NOT NULL   PRIMARY KEY,      -- ID of the composite event.
+    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).
+    cpu                         INTEGER,                               -- ID of CPU this thread was running on.
+    threadState                 INTEGER,                               -- REFERENCES ENUM_SAMPLING_THREAD_STATE(id)
+    globalTid                   INTEGER,                               -- Serialized GlobalId.
+    cpuCycles                   INTEGER   NOT NULL                     -- Value of Performance Monitoring Unit (PMU) counter.
+);
+
+CREATE TABLE SAMPLING_CALLCHAINS (
+    -- Callchain entries obtained from composite events, used to construct function table views.
+
+    id                          INTEGER   NOT NULL,                    -- REFERENCES COMPOSITE_EVENTS(id)
+    symbol                      INTEGER   NOT NULL,                    -- REFERENCES StringIds(id) -- Function name
+    module                      INTEGER   NOT NULL,                    -- REFERENCES StringIds(id) -- Module name
+    kernelMode                  INTEGER,                               -- True if kernel mode.
+    thumbCode                   INTEGER,                               -- True if thumb code.
+    unresolved                  INTEGER,                               -- True if the symbol was not resolved.
+    specialEntry                INTEGER,                               -- True if artificial entry added.
+    originalIP                  INTEGER,                               -- Instruction pointer value.
+    unwindMethod                INTEGER,                               -- REFERENCES ENUM_STACK_UNWIND_METHOD(id)
+    stackDepth                  INTEGER   NOT NULL                     -- Zero-base index of the given function in call stack; (id, stackDepth) is unique.
+);
+
+CREATE TABLE GSYS_PYTHON_CALLCHAINS (
+    -- Python stacks at traced calls (--python-backtrace=cuda). `id` is the callchainId of the
+    -- call's row (CUPTI_ACTIVITY_KIND_RUNTIME or OSRT_API); callchain ids are unique across all
+    -- *_CALLCHAINS tables of a gsys report, so a call may have native frames, Python frames or both.
+
+    id                          INTEGER   NOT NULL,                    -- The call's callchainId.
+    stackDepth                  INTEGER   NOT NULL,                    -- Zero-base index, innermost Python frame first.
+    frameId                     INTEGER   NOT NULL,                    -- REFERENCES StringIds(id) -- "FILE:LINE FUNCTION"
+    fileId                      INTEGER   NOT NULL,                    -- REFERENCES StringIds(id) -- Source file of the frame.
+    line                        INTEGER,                               -- Line being executed in the frame.
+    functionId                  INTEGER   NOT NULL                     -- REFERENCES StringIds(id) -- Function (qualified name on 3.11+).
+);
+
+-- ================================================================================================
 -- Enumerations (values exactly as nsys 2026.2 exports them)
 -- ================================================================================================
 

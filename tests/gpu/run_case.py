@@ -258,6 +258,56 @@ def case_pytorch(c):
          any(":aten::mm" in l or ",aten::mm" in l or "aten::mm," in l for l in rows), True)
 
 
+def case_pytorch_backtrace(c):
+    """--backtrace=cuda --python-backtrace=cuda: every kernel's launch has a stack, and the
+    user's Python line that launched it is the right one (issue 10)."""
+    if subprocess.run([sys.executable, "-c", "import torch"], capture_output=True).returncode != 0:
+        print("SKIPPED: python3 has no torch")
+        sys.exit(SKIP)
+    here = os.path.dirname(os.path.abspath(__file__))
+    script = os.path.join(here, "pytorch_backtrace.py")
+    lines = {}
+    with open(script) as f:
+        for i, text in enumerate(f, 1):
+            m = re.search(r"# (LINE_\w+)", text)
+            if m:
+                lines[m.group(1)] = i
+    c.run([sys.executable, script], ["--backtrace=cuda", "--python-backtrace=cuda"])
+    c.eq("program ran to the end", "expect ok" in c.stdout, True)
+    # The innermost frame of the script in each kernel's launch stack.
+    rows = c.q(f"""
+        WITH user AS (
+          SELECT p.id, min(p.stackDepth) AS depth FROM GSYS_PYTHON_CALLCHAINS p
+          JOIN StringIds f ON f.id = p.fileId WHERE f.value = '{script}' GROUP BY p.id)
+        SELECT k.short, p.line FROM ({KERNEL_NAMES}) k
+        JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON r.correlationId = k.correlationId
+          AND (r.globalTid & ~0xFFFFFF) = k.globalPid
+        LEFT JOIN user u ON u.id = r.callchainId
+        LEFT JOIN GSYS_PYTHON_CALLCHAINS p ON p.id = u.id AND p.stackDepth = u.depth""")
+    by_line = {}
+    for short, line in rows:
+        by_line.setdefault(line, []).append(short)
+    print("  kernels by script line:", {k: sorted(set(v))[:4] for k, v in by_line.items()})
+    c.eq("every kernel attributed to a line of the script", None in by_line, False)
+    c.eq("kernels only from the three launching lines",
+         set(by_line) <= {lines["LINE_RANDN"], lines["LINE_MATMUL"], lines["LINE_RELU"]}, True)
+    c.eq("10 GEMMs from the matmul line", len(by_line.get(lines["LINE_MATMUL"], [])) >= 10, True)
+    c.eq("10 relu kernels from the relu line", len(by_line.get(lines["LINE_RELU"], [])), 10)
+    c.eq("2 randn kernels from the randn line", len(by_line.get(lines["LINE_RANDN"], [])) >= 2, True)
+    c.eq("relu line launches elementwise kernels only",
+         all("elementwise" in s.lower() or "relu" in s.lower() or "vectorized" in s.lower()
+             for s in by_line.get(lines["LINE_RELU"], [])), True)
+    native = c.one("SELECT COUNT(*) FROM CUDA_CALLCHAINS c JOIN StringIds s ON s.id = c.symbol "
+                   "WHERE s.value LIKE '%at::%' OR s.value LIKE '%torch%'")
+    c.eq("native stacks symbolized into libtorch", native > 0, True)
+    r = subprocess.run([c.args.gsys, "stats", "-r", "cuda_api_callers", "-f", "csv", c.report],
+                       capture_output=True, text=True)
+    print(r.stdout[:2000], r.stderr[-500:])
+    top = [l for l in r.stdout.splitlines() if l and l[0].isdigit()]
+    c.eq("cuda_api_callers: the top site is the matmul line",
+         bool(top) and f"pytorch_backtrace.py:{lines['LINE_MATMUL']} big_matmul" in top[0], True)
+
+
 CASES = {k[5:]: v for k, v in globals().items() if k.startswith("case_")}
 
 

@@ -35,10 +35,15 @@ const std::vector<std::string_view> kNameArgs = {"base", "mangled"};
 
 std::vector<ReportSpec> BuildSpecs() {
   std::vector<ReportSpec> specs = {
+      {"cpu_sample_hotspots", "CPU Sample Hotspots", {{{"COMPOSITE_EVENTS"}, "CPU sampling data"}},
+       {}, "Functions the CPU samples landed in (innermost frame), per thread."},
       {"cublas_api_sum", "cuBLAS API Summary", {{{"CUBLAS_EVENTS"}, "cuBLAS trace data"}}, {},
        "Summary of cuBLAS API calls (CUBLAS_EVENTS) and their execution times."},
       {"cuda_api_gpu_sum", "CUDA Summary (API/Kernels/MemOps)", {kApiData, kGpuData}, kKernelArgs,
        "Summary of CUDA API calls, kernels and memory operations in one table."},
+      {"cuda_api_callers", "CUDA API Callers", {{{"CUDA_CALLCHAINS", "GSYS_PYTHON_CALLCHAINS"},
+       "CUDA backtrace data"}}, {},
+       "Call sites of CUDA API calls (native and Python) ranked by the GPU time they launched."},
       {"cuda_api_sum", "CUDA API Summary", {{{kRuntime}, "CUDA trace data"}}, {},
        "Summary of CUDA runtime and driver API calls and their execution times."},
       {"cuda_api_trace", "CUDA API Trace", {{{kRuntime}, "CUDA trace data"}}, {},

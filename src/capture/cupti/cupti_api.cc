@@ -95,6 +95,7 @@ bool LoadCuptiApi(const std::string& cuda_home, CuptiApi* api, std::string* erro
   ok &= Resolve(h, "cuptiSubscribe_v2", &api->Subscribe_v2, false, &missing);
   ok &= Resolve(h, "cuptiUnsubscribe", &api->Unsubscribe, true, &missing);
   ok &= Resolve(h, "cuptiEnableCallback", &api->EnableCallback, true, &missing);
+  ok &= Resolve(h, "cuptiEnableDomain", &api->EnableDomain, true, &missing);
   ok &= Resolve(h, "cuptiGetCallbackName", &api->GetCallbackName, true, &missing);
   ok &= Resolve(h, "cuptiActivityEnable", &api->ActivityEnable, true, &missing);
   ok &= Resolve(h, "cuptiActivityDisable", &api->ActivityDisable, true, &missing);

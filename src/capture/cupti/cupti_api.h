@@ -18,6 +18,7 @@ struct CuptiApi {
   decltype(&::cuptiSubscribe_v2) Subscribe_v2 = nullptr;  // CUPTI 13.0+, may be null
   decltype(&::cuptiUnsubscribe) Unsubscribe = nullptr;
   decltype(&::cuptiEnableCallback) EnableCallback = nullptr;
+  decltype(&::cuptiEnableDomain) EnableDomain = nullptr;
   decltype(&::cuptiGetCallbackName) GetCallbackName = nullptr;
   decltype(&::cuptiActivityEnable) ActivityEnable = nullptr;
   decltype(&::cuptiActivityDisable) ActivityDisable = nullptr;

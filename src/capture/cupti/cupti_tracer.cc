@@ -91,7 +91,8 @@ CuptiTracer::CuptiTracer(const CudaConfig& config, RangeHook hook)
     : config_(config),
       hook_(hook),
       pool_(kBufferBytes, kMaxBuffers),
-      adapter_(&writer_, &CuptiTracer::CallbackName, this, 0) {}
+      adapter_(&writer_, &CuptiTracer::CallbackName, this, 0),
+      backtrace_(config.backtrace, &CuptiTracer::CallbackName, this) {}
 
 const char* CuptiTracer::CallbackName(void* ctx, CUpti_CallbackDomain domain,
                                       CUpti_CallbackId cbid) {
@@ -190,7 +191,21 @@ bool CuptiTracer::Subscribe() {
                                        CUPTI_DRIVER_TRACE_CBID_cuProfilerStop));
   GSYS_CUPTI_CALL(api_, EnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_RUNTIME_API,
                                        CUPTI_RUNTIME_TRACE_CBID_cudaDeviceReset_v3020));
+  if (backtrace_.enabled()) EnableBacktraceCallbacks();
   return true;
+}
+
+// --cudabacktrace: enter/exit callbacks for the API calls that become API records (the whole
+// runtime domain; the driver domain, or just its launch calls, as the activity kinds say).
+void CuptiTracer::EnableBacktraceCallbacks() {
+  GSYS_CUPTI_CALL(api_, EnableDomain(1, subscriber_, CUPTI_CB_DOMAIN_RUNTIME_API));
+  if (config_.kinds & kCudaDriver) {
+    GSYS_CUPTI_CALL(api_, EnableDomain(1, subscriber_, CUPTI_CB_DOMAIN_DRIVER_API));
+  } else if (config_.kinds & kCudaDriverLaunch) {
+    for (CUpti_CallbackId cbid : kDriverLaunchCbids) {
+      GSYS_CUPTI_CALL(api_, EnableCallback(1, subscriber_, CUPTI_CB_DOMAIN_DRIVER_API, cbid));
+    }
+  }
 }
 
 void CuptiTracer::EnableKinds(bool on) {
@@ -257,6 +272,9 @@ void CUPTIAPI CuptiTracer::OnCallback(void* userdata, CUpti_CallbackDomain domai
                                       CUpti_CallbackId cbid, const void* data) {
   auto* self = static_cast<CuptiTracer*>(userdata);
   const auto* cb = static_cast<const CUpti_CallbackData*>(data);
+  if (self->backtrace_.enabled()) {
+    self->backtrace_.OnApi(domain, cbid, cb, self->recording_.load(std::memory_order_relaxed));
+  }
   if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
     if (cbid == CUPTI_DRIVER_TRACE_CBID_cuProfilerStart) self->OnProfilerApi(true, cb->callbackSite);
     if (cbid == CUPTI_DRIVER_TRACE_CBID_cuProfilerStop) self->OnProfilerApi(false, cb->callbackSite);

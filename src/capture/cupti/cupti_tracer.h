@@ -21,6 +21,7 @@
 #include <thread>
 
 #include "capture/cupti/activity_adapter.h"
+#include "capture/cupti/api_backtrace.h"
 #include "capture/cupti/buffer_pool.h"
 #include "capture/cupti/cuda_stream_writer.h"
 #include "capture/cupti/cupti_api.h"
@@ -57,6 +58,7 @@ class CuptiTracer {
   static const char* CallbackName(void* ctx, CUpti_CallbackDomain domain, CUpti_CallbackId cbid);
 
   bool Subscribe();
+  void EnableBacktraceCallbacks();
   void EnableKinds(bool on);
   void Decode(uint8_t* buffer, size_t valid_size);
   void OnProfilerApi(bool start, CUpti_ApiCallbackSite site);
@@ -72,6 +74,7 @@ class CuptiTracer {
   std::mutex decode_mu_;  // guards writer_, adapter_
   CudaStreamWriter writer_;
   ActivityAdapter adapter_;
+  ApiBacktrace backtrace_;  // --cudabacktrace; inert unless configured
   CUpti_SubscriberHandle subscriber_ = nullptr;
   std::atomic<bool> recording_{false};
   bool started_ = false;

@@ -6,6 +6,7 @@ namespace gsys::capture {
 
 CaptureDomain* NvtxCaptureDomain();
 CaptureDomain* OsrtCaptureDomain();
+CaptureDomain* StackCaptureDomain();
 #ifdef GSYS_HAVE_CUPTI
 CaptureDomain* CudaCaptureDomain();
 #endif
@@ -15,7 +16,7 @@ CaptureDomain* LibApiCaptureDomain();
 
 CaptureDomain* const* AllCaptureDomains(int* count) {
   static CaptureDomain* const domains[] = {
-      NvtxCaptureDomain(), OsrtCaptureDomain(),
+      NvtxCaptureDomain(), OsrtCaptureDomain(), StackCaptureDomain(),
 #ifdef GSYS_HAVE_CUPTI
       CudaCaptureDomain(),
 #endif

@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "format/osrt_functions.h"
+
 namespace gsys::capture {
 namespace {
 
@@ -115,9 +117,62 @@ void ReadCudaConfig(const CaptureConfig& common, CudaConfig* c) {
   c->capture_start_ns = common.capture_start_ns;
   c->capture_stop_ns = common.capture_stop_ns;
   c->log = common.log;
+  if (const char* v = std::getenv(kEnvCudaBacktrace); v != nullptr && *v != '\0') {
+    ParseCudaBacktrace(v, &c->backtrace);
+  }
+  if (const char* v = std::getenv(kEnvPythonBacktrace)) {
+    c->backtrace.python = c->backtrace.cuda_enabled && std::strcmp(v, "cuda") == 0;
+  }
+}
+
+// -s, --sampling-frequency, --cpuctxsw and the stack test hook.
+void ReadStackConfig(CaptureConfig* c) {
+  if (const char* v = std::getenv(kEnvSample)) c->sampling.sample = std::strcmp(v, "process-tree") == 0;
+  int64_t hz = 0;
+  if (ParseI64(std::getenv(kEnvSamplingFrequency), &hz) && hz >= 100 && hz <= 8000) {
+    c->sampling.frequency_hz = static_cast<int>(hz);
+  }
+  if (const char* v = std::getenv(kEnvCpuctxsw)) c->sampling.ctxsw = std::strcmp(v, "process-tree") == 0;
+  const char* at = std::getenv(kEnvTestStackAt);
+  if (at == nullptr || *at == '\0') return;
+  const char* colon = std::strchr(at, ':');
+  size_t len = colon != nullptr ? static_cast<size_t>(colon - at) : std::strlen(at);
+  for (uint32_t id = 1; id < 256; ++id) {
+    const char* name = format::OsrtFunctionName(id);
+    if (name != nullptr && std::strlen(name) == len && std::strncmp(name, at, len) == 0) {
+      c->test_stack_osrt_function = static_cast<int>(id);
+    }
+  }
+  c->test_stack_python = colon != nullptr && std::strcmp(colon + 1, "python") == 0;
 }
 
 }  // namespace
+
+void ParseCudaBacktrace(const char* list, BacktraceConfig* c) {
+  static constexpr const char* kCategories[] = {"", "kernel", "memory", "sync", "other"};
+  for (const char* p = list; *p != '\0';) {
+    const char* end = std::strchr(p, ',');
+    size_t len = end != nullptr ? static_cast<size_t>(end - p) : std::strlen(p);
+    const char* colon = static_cast<const char*>(std::memchr(p, ':', len));
+    size_t word = colon != nullptr ? static_cast<size_t>(colon - p) : len;
+    int64_t ns = 0;
+    if (colon != nullptr) {
+      char num[32] = {};
+      size_t nlen = len - word - 1;
+      if (nlen < sizeof(num)) std::memcpy(num, colon + 1, nlen);
+      if (!ParseI64(num, &ns) || ns < 0) ns = 0;
+    }
+    for (int i = 1; i < 5; ++i) {
+      bool all = word == 3 && std::strncmp(p, "all", 3) == 0;
+      if (all || (std::strlen(kCategories[i]) == word && std::strncmp(p, kCategories[i], word) == 0)) {
+        c->threshold_ns[i] = ns;
+        c->cuda_enabled = true;
+      }
+    }
+    if (end == nullptr) break;
+    p = end + 1;
+  }
+}
 
 uint32_t ParseCudaKinds(const char* list) {
   struct Word {
@@ -170,6 +225,7 @@ void ReadCaptureConfig(CaptureConfig* c) {
   while (b < c->buffer_bytes) b <<= 1;
   c->buffer_bytes = b;
   ReadCudaConfig(*c, &c->cuda);
+  ReadStackConfig(c);
 }
 
 }  // namespace gsys::capture

@@ -58,6 +58,19 @@ inline constexpr const char* kEnvCudaHome = "CUDA_HOME";
 
 // Read (not set) by the library API trace: the dlopen hook searches it as ld.so would.
 inline constexpr const char* kEnvLdLibraryPath = "LD_LIBRARY_PATH";
+// Stacks (capture/stack, docs/env.md). --cudabacktrace: comma list of CATEGORY:THRESHOLD_NS
+// (kernel, memory, sync, other); a call of a listed category at least that long gets a stack.
+inline constexpr const char* kEnvCudaBacktrace = "GSYS_CUDA_BACKTRACE";
+// "cuda": --python-backtrace=cuda, the Python stack too at those calls.
+inline constexpr const char* kEnvPythonBacktrace = "GSYS_PYTHON_BACKTRACE";
+// "process-tree": -s, periodic CPU samples; GSYS_SAMPLING_FREQUENCY in Hz (100..8000).
+inline constexpr const char* kEnvSample = "GSYS_SAMPLE";
+inline constexpr const char* kEnvSamplingFrequency = "GSYS_SAMPLING_FREQUENCY";
+// "process-tree": --cpuctxsw, thread context switches where the kernel allows it.
+inline constexpr const char* kEnvCpuctxsw = "GSYS_CPUCTXSW";
+// Test hook: "FUNCTION[:python]": recorded calls of this OS-runtime function get a stack site
+// (and the Python stack), so stacks are testable without CUDA.
+inline constexpr const char* kEnvTestStackAt = "GSYS_TEST_STACK_AT";
 
 inline constexpr size_t kMaxPathBytes = 1024;
 inline constexpr size_t kMaxTriggerBytes = 256;
@@ -79,6 +92,24 @@ enum CudaKindBits : uint32_t {
   kCudaRuntimeAll = 1u << 10,  // also the trivial runtime calls nsys leaves out (cudaGetDevice...)
 };
 
+// --cudabacktrace / --python-backtrace.
+struct BacktraceConfig {
+  bool cuda_enabled = false;
+  // By cupti::ApiCategory (0 unused, kernel, memory, sync, other): -1 = no stacks.
+  int64_t threshold_ns[5] = {-1, -1, -1, -1, -1};
+  bool python = false;
+};
+
+// -s/--sample, --sampling-frequency, --cpuctxsw.
+struct SamplingConfig {
+  bool sample = false;
+  int frequency_hz = 1000;
+  bool ctxsw = false;
+};
+
+// Parses a GSYS_CUDA_BACKTRACE list into `config` (unknown words are ignored).
+void ParseCudaBacktrace(const char* list, BacktraceConfig* config);
+
 // The CUDA part of the settings, handed to capture/cupti as one value.
 struct CudaConfig {
   bool enabled = false;  // GSYS_SESSION_DIR set and "cuda" in GSYS_TRACE
@@ -95,6 +126,7 @@ struct CudaConfig {
   // thread follows it, so windows opened by the launcher or by another process reach CUDA.
   const std::atomic<uint32_t>* session_recording = nullptr;
   bool log = false;
+  BacktraceConfig backtrace;
 };
 
 // The parsed settings. Plain data with fixed-size strings: no allocation at init.
@@ -124,6 +156,9 @@ struct CaptureConfig {
   bool log = false;
   bool allow_tsc = true;
   CudaConfig cuda;
+  SamplingConfig sampling;
+  int test_stack_osrt_function = -1;  // GSYS_TEST_STACK_AT (format::OsrtFunction id)
+  bool test_stack_python = false;
 };
 
 // Reads the GSYS_* variables. Never fails: bad values fall back to defaults.

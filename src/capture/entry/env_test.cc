@@ -99,5 +99,45 @@ TEST_F(EnvTest, CudaFollowsTraceListAndFlags) {
   EXPECT_EQ(k.cuda.kinds, static_cast<uint32_t>(kCudaKernel | kCudaRuntime));
 }
 
+TEST_F(EnvTest, CudaBacktraceThresholdsPerCategory) {
+  BacktraceConfig all;
+  ParseCudaBacktrace("all:500", &all);
+  EXPECT_TRUE(all.cuda_enabled);
+  EXPECT_EQ(all.threshold_ns[0], -1);  // the trivial calls never get a stack
+  for (int i = 1; i < 5; ++i) EXPECT_EQ(all.threshold_ns[i], 500);
+  BacktraceConfig some;
+  ParseCudaBacktrace("kernel:0,sync:80000", &some);
+  EXPECT_EQ(some.threshold_ns[1], 0);
+  EXPECT_EQ(some.threshold_ns[2], -1);
+  EXPECT_EQ(some.threshold_ns[3], 80000);
+  EXPECT_EQ(some.threshold_ns[4], -1);
+  BacktraceConfig none;
+  ParseCudaBacktrace("bogus:5", &none);
+  EXPECT_FALSE(none.cuda_enabled);
+}
+
+TEST_F(EnvTest, StackSettings) {
+  setenv(kEnvSessionDir, "/tmp/s", 1);
+  setenv(kEnvTrace, "cuda,osrt", 1);
+  setenv(kEnvCudaBacktrace, "memory:100", 1);
+  setenv(kEnvPythonBacktrace, "cuda", 1);
+  setenv(kEnvSample, "process-tree", 1);
+  setenv(kEnvSamplingFrequency, "20000", 1);  // out of range: default kept
+  setenv(kEnvTestStackAt, "usleep:python", 1);
+  CaptureConfig c;
+  ReadCaptureConfig(&c);
+  EXPECT_TRUE(c.cuda.backtrace.cuda_enabled);
+  EXPECT_EQ(c.cuda.backtrace.threshold_ns[2], 100);
+  EXPECT_TRUE(c.cuda.backtrace.python);
+  EXPECT_TRUE(c.sampling.sample);
+  EXPECT_EQ(c.sampling.frequency_hz, 1000);
+  EXPECT_EQ(c.test_stack_osrt_function, 11);  // format::OsrtFunction usleep
+  EXPECT_TRUE(c.test_stack_python);
+  for (const char* v : {kEnvCudaBacktrace, kEnvPythonBacktrace, kEnvSample,
+                        kEnvSamplingFrequency, kEnvTestStackAt}) {
+    unsetenv(v);
+  }
+}
+
 }  // namespace
 }  // namespace gsys::capture

@@ -14,6 +14,7 @@
 
 #include "capture/clock/clock.h"
 #include "capture/sink/sink.h"
+#include "capture/stack/stack_site.h"
 #include "format/osrt_functions.h"
 
 #define GSYS_EXPORT extern "C" __attribute__((visibility("default")))
@@ -47,6 +48,9 @@ class OsrtScope {
     int saved = errno;
     format::OsrtCallBody body{start_, end, ret, static_cast<uint32_t>(fn), 0};
     EmitRecord(format::RecordKind::kOsrtCall, body);
+    if (__builtin_expect(static_cast<int>(fn) == g_stack_test_osrt_function, 0)) {
+      RecordStackSite(format::StackSite::kOsrt, start_, 0, g_stack_test_python);
+    }
     errno = saved;
   }
 

@@ -92,7 +92,7 @@ Result<std::unique_ptr<TimelineSource>> TimelineSource::Open(report::ReportReade
     const char* where;
   } tables[] = {
       {EventKind::kCudaApi, "CUPTI_ACTIVITY_KIND_RUNTIME",
-       "start, end, globalTid, correlationId, nameId, eventClass, returnValue", ""},
+       "start, end, globalTid, correlationId, nameId, eventClass, returnValue, callchainId", ""},
       {EventKind::kKernel, "CUPTI_ACTIVITY_KIND_KERNEL",
        "start, end, globalPid, deviceId, streamId, correlationId, contextId, demangledName, "
        "gridX, gridY, gridZ, blockX, blockY, blockZ, registersPerThread, staticSharedMemory, "
@@ -177,6 +177,7 @@ Result<const TimelineEvent*> TimelineSource::Next() {
   // Names of the previous event may point into the cache: trim it only between events.
   if (strings_.size() > kMaxCachedStrings) strings_.clear();
   if (launches_.size() > kMaxCachedStrings) launches_.clear();
+  if (backtraces_.size() > kMaxCachedStrings) backtraces_.clear();
   for (auto& cursor : cursors_) {
     if (!cursor->has_row) continue;
     if (current_ == nullptr || cursor->start < current_->start ||
@@ -207,7 +208,36 @@ Status TimelineSource::Decode(Cursor& cursor) {
   return OkStatus();
 }
 
-// start, end, globalTid, correlationId, nameId, eventClass, returnValue
+Status TimelineSource::AddBacktrace(int64_t id) {
+  auto it = backtraces_.find(id);
+  if (it == backtraces_.end()) {
+    if (!native_lookup_) {
+      GSYS_ASSIGN_OR_RETURN(report::Statement n, reader_.db().Prepare(
+          "SELECT group_concat(f, char(10)) FROM (SELECT s.value || '  ' || m.value AS f FROM"
+          " CUDA_CALLCHAINS c JOIN StringIds s ON s.id = c.symbol JOIN StringIds m ON m.id = c.module"
+          " WHERE c.id = ? ORDER BY c.stackDepth)"));
+      GSYS_ASSIGN_OR_RETURN(report::Statement p, reader_.db().Prepare(
+          "SELECT group_concat(f, char(10)) FROM (SELECT s.value AS f FROM GSYS_PYTHON_CALLCHAINS p"
+          " JOIN StringIds s ON s.id = p.frameId WHERE p.id = ? ORDER BY p.stackDepth)"));
+      native_lookup_ = std::make_unique<report::Statement>(std::move(n));
+      python_lookup_ = std::make_unique<report::Statement>(std::move(p));
+    }
+    std::pair<std::string, std::string> texts;
+    for (auto [stmt, out] : {std::pair{native_lookup_.get(), &texts.first},
+                             std::pair{python_lookup_.get(), &texts.second}}) {
+      GSYS_RETURN_IF_ERROR(stmt->Reset());
+      GSYS_RETURN_IF_ERROR(stmt->BindInt(1, id));
+      GSYS_ASSIGN_OR_RETURN(bool row, stmt->Step());
+      if (row && !stmt->IsNull(0)) *out = std::string(stmt->ColumnText(0));
+    }
+    it = backtraces_.emplace(id, std::move(texts)).first;
+  }
+  if (!it->second.second.empty()) event_.AddString("python backtrace", it->second.second);
+  if (!it->second.first.empty()) event_.AddString("backtrace", it->second.first);
+  return OkStatus();
+}
+
+// start, end, globalTid, correlationId, nameId, eventClass, returnValue, callchainId
 Status TimelineSource::DecodeApi(Cursor& cursor) {
   report::Statement& s = cursor.stmt;
   TimelineEvent& e = event_;
@@ -225,6 +255,7 @@ Status TimelineSource::DecodeApi(Cursor& cursor) {
     if (it->second && correlation != 0) e.flow_id = FlowId(e.global_pid, correlation);
   }
   e.AddInt("return value", s.ColumnInt(6));
+  if (!s.IsNull(7)) GSYS_RETURN_IF_ERROR(AddBacktrace(s.ColumnInt(7)));
   return OkStatus();
 }
 

@@ -50,6 +50,8 @@ class TimelineSource {
   Status DecodeGpu(Cursor& cursor);
   Status DecodeNvtx(Cursor& cursor);
   Status DecodeOsrt(Cursor& cursor);
+  // "backtrace" / "python backtrace" args of a CUDA API call with a callchain (--cudabacktrace).
+  Status AddBacktrace(int64_t callchain_id);
 
   report::ReportReader& reader_;
   // A second read-only connection with the default temp_store: the reader keeps temp objects in
@@ -64,6 +66,9 @@ class TimelineSource {
   std::unordered_map<int64_t, bool> launches_;             // nameId -> launches GPU work
   std::map<std::pair<int64_t, int64_t>, std::string> domains_;  // (globalPid, domainId) -> name
   std::string scratch_;                                     // memcpy names
+  // callchain id -> (native frames, Python frames), one frame per line; capped like strings_.
+  std::unordered_map<int64_t, std::pair<std::string, std::string>> backtraces_;
+  std::unique_ptr<report::Statement> native_lookup_, python_lookup_;
 };
 
 }  // namespace gsys::export_

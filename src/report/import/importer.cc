@@ -21,6 +21,7 @@
 #include "report/import/cuda_session.h"
 #include "report/import/gpu_metrics_importer.h"
 #include "report/import/report_writer.h"
+#include "report/import/stack_import.h"
 #include "report/import/stream_importer.h"
 #include "report/import/window_filter.h"
 
@@ -298,11 +299,12 @@ Result<ImportSummary> ImportSession(const ImportOptions& options) {
   // pass through StreamImporter, which hands record kinds >= 128 to `cuda`.
   CudaSessionImport cuda(writer.get(), origin_mono);
   LibApiImport libapi(writer.get());  // cuBLAS/cuDNN/MPI calls (CPU streams)
+  StackSessionImport stacks(writer.get(), origin_mono, &ticks);
   for (size_t i = 0; i < files.size(); ++i) {
     const auto& f = files[i];
     AddStreamStats(f->stats(), &sum.counters);
     StreamImporter si(writer.get(), origin_mono, &sum.counters, uses_ticks[i] ? &ticks : nullptr,
-                      cuda.Handler());
+                      stacks.Handler(uses_ticks[i], cuda.Handler()));
     si.set_libapi(&libapi);
     GSYS_RETURN_IF_ERROR(si.Import(*f));
     GSYS_RETURN_IF_ERROR(cuda.status());
@@ -327,6 +329,13 @@ Result<ImportSummary> ImportSession(const ImportOptions& options) {
   GSYS_ASSIGN_OR_RETURN(sum.gpu_metric_rows, ImportGpuMetrics(writer->db(), options.session_dir, origin_mono));
   sum.counters[ImportCounter::kUnknownRecords] += libapi.unnamed();
   sum.counters[ImportCounter::kMalformedRecords] += libapi.malformed();
+  GSYS_RETURN_IF_ERROR(stacks.Finish());
+  sum.stack_sites = stacks.stats().sites;
+  sum.cpu_samples = stacks.stats().samples;
+  sum.notes = stacks.notes();
+  if (stacks.stats().lost_samples != 0) {
+    sum.warnings.push_back(std::to_string(stacks.stats().lost_samples) + " cpu_samples_lost");
+  }
   totals.last_ts = std::max(totals.last_ts, cuda.last_timestamp());
   if (const CudaImportStats* cs = cuda.stats()) {
     sum.cuda_records = cuda.records();

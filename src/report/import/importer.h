@@ -35,11 +35,14 @@ struct ImportSummary {
   uint64_t cuda_kernels = 0, cuda_api_calls = 0, cuda_memory_ops = 0;
   uint64_t cublas_calls = 0, cudnn_calls = 0, mpi_calls = 0;  // library API trace rows
   uint64_t gpu_metric_rows = 0;  // GSYS_GPU_METRICS rows (--gpu-metrics-devices)
+  uint64_t stack_sites = 0, cpu_samples = 0;  // backtraces at traced calls, CPU samples
   uint64_t raw_bytes = 0;
   double seconds = 0;
   ImportCounters counters;
   // One line per data-loss/error counter that is non-zero ("12 dropped_records").
   std::vector<std::string> warnings;
+  // Things to tell the user that are not data loss (how CPU samples were taken, ...).
+  std::vector<std::string> notes;
 };
 
 Result<ImportSummary> ImportSession(const ImportOptions& options);

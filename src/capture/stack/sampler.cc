@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "capture/stack/sampler.h"
+
+#include <dirent.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "capture/clock/clock.h"
+#include "capture/entry/log.h"
+#include "capture/sink/sink.h"
+#include "capture/stack/module_map.h"
+#include "capture/stack/unwind.h"
+#include "format/stack_records.h"
+
+namespace gsys::capture {
+namespace {
+
+constexpr int kMaxThreads = 512;
+constexpr uint32_t kRingEntries = 128;  // > 2 scan periods at 1 kHz
+constexpr int kScanMs = 50;
+constexpr int kTimerMagic = 0x6b000000;  // sival_int = magic | slot
+
+struct Entry {
+  int64_t ticks;
+  uint32_t cpu;
+  uint32_t frames;
+  uint64_t pc[format::kMaxStackFrames];
+};
+
+// Single producer (the sampled thread's signal handler), single consumer (the sampler thread).
+struct Ring {
+  std::atomic<uint32_t> head;
+  std::atomic<uint32_t> tail;
+  std::atomic<uint32_t> lost;
+  Entry entries[kRingEntries];
+};
+
+struct Slot {
+  uint32_t tid;      // 0 = free
+  bool seen;         // found by the current scan
+  long timer;        // kernel timer id
+  Ring* ring;
+};
+
+Slot g_slots[kMaxThreads];
+Ring* g_rings[kMaxThreads];  // read by the handler (published before the timer is armed)
+int g_signal = 0;
+int64_t g_period_ns = 1000000;
+std::atomic<bool> g_running{false};
+std::atomic<bool> g_stop{false};
+uint32_t g_self_tid = 0;
+pthread_t g_thread;
+uint64_t g_lost_reported = 0;
+
+void Notice(format::StackNotice n, int64_t value, const char* text) {
+  uint32_t len = text != nullptr ? static_cast<uint32_t>(std::strlen(text)) : 0;
+  format::StackNoticeBody b{value, static_cast<uint32_t>(n), len};
+  EmitRecord(format::kStackNotice, b, text, len);
+}
+
+void OnSignal(int, siginfo_t* si, void* uc) {
+  if (si->si_code != SI_TIMER || (si->si_value.sival_int & 0x7f000000) != kTimerMagic) return;
+  int slot = si->si_value.sival_int & 0xffffff;
+  if (slot < 0 || slot >= kMaxThreads) return;
+  Ring* r = g_rings[slot];
+  if (r == nullptr) return;
+  int saved = errno;
+  uint32_t head = r->head.load(std::memory_order_relaxed);
+  if (head - r->tail.load(std::memory_order_acquire) >= kRingEntries) {
+    r->lost.fetch_add(1, std::memory_order_relaxed);
+  } else {
+    Entry& e = r->entries[head % kRingEntries];
+    e.ticks = NowTicks();
+    int cpu = sched_getcpu();
+    e.cpu = cpu < 0 ? 0 : static_cast<uint32_t>(cpu);
+    e.frames = static_cast<uint32_t>(
+        UnwindFromSignal(uc, e.pc, static_cast<int>(format::kMaxStackFrames)));
+    r->head.store(head + 1, std::memory_order_release);
+  }
+  errno = saved;
+}
+
+// A real-time signal the process leaves at its default disposition.
+int PickSignal() {
+  for (int s = SIGRTMAX - 1; s >= SIGRTMIN + 4; --s) {
+    struct sigaction old {};
+    if (sigaction(s, nullptr, &old) == 0 && old.sa_handler == SIG_DFL &&
+        (old.sa_flags & SA_SIGINFO) == 0) {
+      return s;
+    }
+  }
+  return 0;
+}
+
+bool OurHandlerInstalled() {
+  struct sigaction cur {};
+  return sigaction(g_signal, nullptr, &cur) == 0 && (cur.sa_flags & SA_SIGINFO) != 0 &&
+         cur.sa_sigaction == &OnSignal;
+}
+
+// Linux's clock id for the CPU time of thread `tid` (MAKE_THREAD_CPUCLOCK(tid, CPUCLOCK_SCHED)).
+clockid_t ThreadCpuClock(uint32_t tid) {
+  return static_cast<clockid_t>((~static_cast<int>(tid) << 3) | 4 | 2);
+}
+
+void Drain(int i) {
+  Slot& s = g_slots[i];
+  Ring* r = s.ring;
+  if (r == nullptr) return;
+  uint32_t head = r->head.load(std::memory_order_acquire);
+  for (uint32_t t = r->tail.load(std::memory_order_relaxed); t != head; ++t) {
+    const Entry& e = r->entries[t % kRingEntries];
+    uint32_t n = e.frames > format::kMaxStackFrames ? format::kMaxStackFrames : e.frames;
+    format::StackSampleBody b{e.ticks, s.tid, static_cast<uint16_t>(e.cpu),
+                              static_cast<uint16_t>(n)};
+    EmitRecord(format::kStackSample, b, reinterpret_cast<const char*>(e.pc), n * 8);
+    r->tail.store(t + 1, std::memory_order_release);
+  }
+}
+
+void DisarmSlot(int i) {
+  Slot& s = g_slots[i];
+  if (s.tid == 0) return;
+  syscall(SYS_timer_delete, s.timer);
+  Drain(i);
+}
+
+bool ArmSlot(int i, uint32_t tid) {
+  Slot& s = g_slots[i];
+  if (s.ring == nullptr) {
+    void* m = mmap(nullptr, sizeof(Ring), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                   -1, 0);
+    if (m == MAP_FAILED) return false;
+    s.ring = static_cast<Ring*>(m);  // zero-filled: head = tail = 0
+    g_rings[i] = s.ring;
+  }
+  sigevent sev{};
+  sev.sigev_notify = SIGEV_THREAD_ID;
+  sev.sigev_signo = g_signal;
+  sev.sigev_value.sival_int = kTimerMagic | i;
+  sev._sigev_un._tid = static_cast<pid_t>(tid);
+  int timer = 0;
+  if (syscall(SYS_timer_create, ThreadCpuClock(tid), &sev, &timer) != 0) return false;
+  itimerspec its{};
+  its.it_interval.tv_sec = g_period_ns / 1000000000;
+  its.it_interval.tv_nsec = g_period_ns % 1000000000;
+  its.it_value = its.it_interval;
+  if (syscall(SYS_timer_settime, timer, 0, &its, nullptr) != 0) {
+    syscall(SYS_timer_delete, timer);
+    return false;
+  }
+  s.tid = tid;
+  s.timer = timer;
+  return true;
+}
+
+// Arms timers for threads that appeared, disarms those of threads that ended.
+void Scan() {
+  for (Slot& s : g_slots) s.seen = false;
+  DIR* d = opendir("/proc/self/task");
+  if (d == nullptr) return;
+  while (dirent* e = readdir(d)) {
+    uint32_t tid = static_cast<uint32_t>(std::strtoul(e->d_name, nullptr, 10));
+    if (tid == 0 || tid == g_self_tid) continue;
+    int free_slot = -1, found = -1;
+    for (int i = 0; i < kMaxThreads; ++i) {
+      if (g_slots[i].tid == tid) found = i;
+      if (free_slot < 0 && g_slots[i].tid == 0) free_slot = i;
+    }
+    if (found >= 0) {
+      g_slots[found].seen = true;
+    } else if (free_slot >= 0 && ArmSlot(free_slot, tid)) {
+      g_slots[free_slot].seen = true;
+    }
+  }
+  closedir(d);
+  for (int i = 0; i < kMaxThreads; ++i) {
+    if (g_slots[i].tid != 0 && !g_slots[i].seen) {
+      DisarmSlot(i);
+      g_slots[i].tid = 0;
+    }
+  }
+}
+
+void DrainAll() {
+  EmitModuleMapIfChanged();
+  uint64_t lost = 0;
+  for (int i = 0; i < kMaxThreads; ++i) {
+    Drain(i);
+    if (g_slots[i].ring != nullptr) lost += g_slots[i].ring->lost.load(std::memory_order_relaxed);
+  }
+  if (lost != g_lost_reported) {
+    g_lost_reported = lost;
+    Notice(format::StackNotice::kSamplesLost, static_cast<int64_t>(lost), nullptr);
+  }
+}
+
+void* SamplerMain(void*) {
+  ++t_thread.guard;
+  g_self_tid = static_cast<uint32_t>(syscall(SYS_gettid));
+  while (!g_stop.load(std::memory_order_acquire)) {
+    if (!OurHandlerInstalled()) {
+      Notice(format::StackNotice::kSamplingOff, 0,
+             "the process took over the sampling signal; sampling stopped");
+      break;
+    }
+    Scan();
+    DrainAll();
+    timespec ts{0, kScanMs * 1000000L};
+    syscall(SYS_nanosleep, &ts, nullptr);
+  }
+  for (int i = 0; i < kMaxThreads; ++i) {
+    DisarmSlot(i);
+    g_slots[i].tid = 0;
+  }
+  DrainAll();
+  g_running.store(false, std::memory_order_release);
+  return nullptr;
+}
+
+}  // namespace
+
+void StartCpuSampler(const SamplingConfig& config) {
+  if (config.ctxsw) {
+    Notice(format::StackNotice::kCtxswOff, 0,
+           "--cpuctxsw: context switches are not recorded by this gsys build");
+  }
+  if (!config.sample) return;
+  g_period_ns = 1000000000LL / (config.frequency_hz > 0 ? config.frequency_hz : 1000);
+  g_signal = PickSignal();
+  if (g_signal == 0) {
+    Notice(format::StackNotice::kSamplingOff, 0, "no free real-time signal for the sampler");
+    return;
+  }
+  struct sigaction sa {};
+  sa.sa_sigaction = &OnSignal;
+  sa.sa_flags = SA_SIGINFO | SA_RESTART;
+  sigemptyset(&sa.sa_mask);
+  if (sigaction(g_signal, &sa, nullptr) != 0) {
+    Notice(format::StackNotice::kSamplingOff, 0, "cannot install the sampling signal handler");
+    return;
+  }
+  g_stop.store(false);
+  g_running.store(true);
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_JOINABLE);
+  // Block every signal in the sampler thread: process-directed signals go to the target's.
+  sigset_t all, old;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &old);
+  int rc = pthread_create(&g_thread, &attr, &SamplerMain, nullptr);
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
+  pthread_attr_destroy(&attr);
+  if (rc != 0) {
+    g_running.store(false);
+    Notice(format::StackNotice::kSamplingOff, 0, "cannot start the sampler thread");
+    return;
+  }
+  char text[96];
+  std::snprintf(text, sizeof(text), "timer-signal %d Hz (signal %d)", config.frequency_hz, g_signal);
+  Notice(format::StackNotice::kSamplingMethod, config.frequency_hz, text);
+  LogVerbose("cpu sampling: %s", text);
+}
+
+void ForgetCpuSamplerInChild() {
+  // POSIX timers and threads do not survive fork: the child starts with none.
+  for (Slot& s : g_slots) s.tid = 0;
+  g_running.store(false);
+}
+
+void StopCpuSampler() {
+  if (!g_running.load(std::memory_order_acquire)) return;
+  g_stop.store(true, std::memory_order_release);
+  // Wait a bounded time for the sampler to disarm and drain (it may be mid-sleep).
+  for (int i = 0; i < 200 && g_running.load(std::memory_order_acquire); ++i) {
+    timespec ts{0, 1000000L};
+    syscall(SYS_nanosleep, &ts, nullptr);
+  }
+}
+
+}  // namespace gsys::capture

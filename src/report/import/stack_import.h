@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: Apache-2.0
+// StackSessionImport: the stack records of a session (format/stack_records.h) -> nsys's
+// CUDA_CALLCHAINS, OSRT_CALLCHAINS, COMPOSITE_EVENTS and SAMPLING_CALLCHAINS, plus
+// GSYS_PYTHON_CALLCHAINS. Records are collected per process while the streams are decoded;
+// Finish() symbolizes each process's addresses with its own module map (symbolizer.h), dedups
+// identical stacks into one callchain id (ids are unique across the *_CALLCHAINS tables), and
+// sets callchainId on the API rows the stacks belong to: CUDA API rows by (process,
+// correlationId), OS-runtime rows by (thread, start). It runs after the CUDA and OS-runtime
+// rows are written.
+//
+// Threading: one thread, like the import.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "common/status.h"
+#include "report/import/report_writer.h"
+#include "report/import/stream_importer.h"
+#include "report/import/symbolizer.h"
+#include "report/import/tick_clock.h"
+
+namespace gsys::report {
+
+struct StackImportStats {
+  uint64_t sites = 0, matched_sites = 0, samples = 0, callchains = 0, unresolved_frames = 0,
+           frames = 0, python_frames = 0, lost_samples = 0;
+};
+
+class StackSessionImport {
+ public:
+  StackSessionImport(ReportWriter* writer, int64_t origin, const TickClock* ticks)
+      : writer_(writer), origin_(origin), ticks_(ticks) {}
+
+  // The handler for one stream: stack kinds are taken here, every other kind goes to `next`.
+  // `uses_ticks`: the stream's timestamps are ticks of `ticks`.
+  ForeignRecordHandler Handler(bool uses_ticks, ForeignRecordHandler next);
+  Status Finish();
+
+  const StackImportStats& stats() const { return stats_; }
+  // One line per thing the user should know (sampling method, why something was off).
+  const std::vector<std::string>& notes() const { return notes_; }
+
+ private:
+  struct Site {
+    uint32_t pid, tid, site;
+    int64_t key;  // correlation id, or the OS-runtime call's start in session ns
+    std::vector<uint64_t> frames;
+    std::string python;
+  };
+  struct Sample {
+    uint32_t pid, tid, cpu;
+    int64_t start;
+    std::vector<uint64_t> frames;
+  };
+  struct Frame {
+    int64_t symbol, module;
+    bool unresolved;
+    uint64_t ip;
+  };
+
+  bool Add(const format::RecordView& r, uint32_t pid, bool uses_ticks);
+  int64_t Rel(int64_t t, bool uses_ticks) const {
+    return (uses_ticks && ticks_ != nullptr ? ticks_->ToNs(t) : t) - origin_;
+  }
+  // Symbolized frames of a stack, without the capture library's own leading frames.
+  Result<std::vector<Frame>> Resolve(Symbolizer& sym, const std::vector<uint64_t>& frames,
+                                     bool leaf_is_pc);
+  Status WriteSites();
+  Status WriteSamples();
+  Status WritePython(int64_t id, const std::string& python);
+
+  ReportWriter* writer_;
+  int64_t origin_;
+  const TickClock* ticks_;
+  std::map<uint32_t, std::map<uint64_t, LoadedModule>> modules_;  // pid -> start -> module
+  std::vector<Site> sites_;
+  std::vector<Sample> samples_;
+  std::map<uint32_t, std::unique_ptr<Symbolizer>> symbolizers_;
+  StackImportStats stats_;
+  std::vector<std::string> notes_;
+  int64_t next_callchain_ = 1;
+};
+
+}  // namespace gsys::report

@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "report/import/symbolizer.h"
+
+#include <cxxabi.h>
+#include <dlfcn.h>
+#ifdef GSYS_HAVE_LIBDWFL_H
+#include <elfutils/libdwfl.h>
+#endif
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace gsys::report {
+#ifdef GSYS_HAVE_LIBDWFL_H
+namespace {
+
+// The libdwfl entry points gsys uses, resolved from libdw.so.1 at run time.
+struct DwApi {
+  decltype(&::dwfl_begin) begin = nullptr;
+  decltype(&::dwfl_end) end = nullptr;
+  decltype(&::dwfl_report_begin) report_begin = nullptr;
+  decltype(&::dwfl_report_elf) report_elf = nullptr;
+  decltype(&::dwfl_report_end) report_end = nullptr;
+  decltype(&::dwfl_addrmodule) addrmodule = nullptr;
+  decltype(&::dwfl_module_addrinfo) addrinfo = nullptr;
+  decltype(&::dwfl_module_build_id) build_id = nullptr;
+  decltype(&::dwfl_standard_find_debuginfo) find_debuginfo = nullptr;
+  decltype(&::dwfl_offline_section_address) section_address = nullptr;
+  std::string error;  // empty when loaded
+};
+
+template <typename F>
+bool Sym(void* h, F* slot, const char* name) {
+  *slot = reinterpret_cast<F>(dlsym(h, name));
+  return *slot != nullptr;
+}
+
+const DwApi& Api() {
+  static const DwApi* api = [] {
+    auto* a = new DwApi();
+    void* h = dlopen("libdw.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (h == nullptr) {
+      a->error = "libdw.so.1 not found (install libdw1 / elfutils): stack frames stay unresolved";
+      return a;
+    }
+    bool ok = Sym(h, &a->begin, "dwfl_begin") && Sym(h, &a->end, "dwfl_end") &&
+              Sym(h, &a->report_begin, "dwfl_report_begin") &&
+              Sym(h, &a->report_elf, "dwfl_report_elf") &&
+              Sym(h, &a->report_end, "dwfl_report_end") &&
+              Sym(h, &a->addrmodule, "dwfl_addrmodule") &&
+              Sym(h, &a->addrinfo, "dwfl_module_addrinfo") &&
+              Sym(h, &a->build_id, "dwfl_module_build_id") &&
+              Sym(h, &a->find_debuginfo, "dwfl_standard_find_debuginfo") &&
+              Sym(h, &a->section_address, "dwfl_offline_section_address");
+    if (!ok) a->error = "libdw.so.1 lacks the dwfl functions gsys needs: stack frames stay unresolved";
+    return a;
+  }();
+  return *api;
+}
+
+}  // namespace
+#endif
+namespace {
+
+std::string Demangle(const char* name) {
+  if (name == nullptr) return "";
+  if (name[0] != '_' || name[1] != 'Z') return name;
+  int status = 0;
+  char* out = abi::__cxa_demangle(name, nullptr, nullptr, &status);
+  if (out == nullptr || status != 0) return name;
+  std::string s = out;
+  std::free(out);
+  return s;
+}
+
+std::string Hex(uint64_t v) {
+  char buf[24];
+  std::snprintf(buf, sizeof(buf), "0x%llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+}  // namespace
+
+#ifdef GSYS_HAVE_LIBDWFL_H
+struct Symbolizer::Dwfl {
+  ::Dwfl* handle = nullptr;
+  Dwfl_Callbacks callbacks{};
+  char* debuginfo_path = nullptr;
+  ~Dwfl() {
+    if (handle != nullptr) Api().end(handle);
+  }
+};
+
+std::string Symbolizer::Unavailable() { return Api().error; }
+#else
+struct Symbolizer::Dwfl {};
+std::string Symbolizer::Unavailable() {
+  return "gsys was built without elfutils/libdwfl.h: stack frames stay unresolved";
+}
+#endif
+
+Symbolizer::Symbolizer(std::vector<LoadedModule> modules) : modules_(std::move(modules)) {
+  std::sort(modules_.begin(), modules_.end(),
+            [](const LoadedModule& a, const LoadedModule& b) { return a.start < b.start; });
+#ifdef GSYS_HAVE_LIBDWFL_H
+  const DwApi& api = Api();
+  if (!api.error.empty()) return;
+  dwfl_ = std::make_unique<Dwfl>();
+  dwfl_->callbacks.find_debuginfo = api.find_debuginfo;
+  dwfl_->callbacks.section_address = api.section_address;
+  dwfl_->callbacks.debuginfo_path = &dwfl_->debuginfo_path;
+  dwfl_->handle = api.begin(&dwfl_->callbacks);
+  if (dwfl_->handle == nullptr) return;
+  api.report_begin(dwfl_->handle);
+  for (const LoadedModule& m : modules_) {
+    if (m.path.empty() || m.path[0] != '/') continue;  // [vdso] and friends
+    Dwfl_Module* mod = api.report_elf(dwfl_->handle, m.path.c_str(), m.path.c_str(), -1, m.bias,
+                                      false);
+    if (mod == nullptr || m.build_id.empty()) continue;
+    const unsigned char* id = nullptr;
+    GElf_Addr vaddr = 0;
+    int n = api.build_id(mod, &id, &vaddr);
+    if (n > 0 && (static_cast<size_t>(n) != m.build_id.size() ||
+                  std::memcmp(id, m.build_id.data(), m.build_id.size()) != 0)) {
+      // The file changed since the capture: its symbols would be wrong.
+      stale_.push_back(m.start);
+    }
+  }
+  api.report_end(dwfl_->handle, nullptr, nullptr);
+#endif
+}
+
+Symbolizer::~Symbolizer() = default;
+
+const LoadedModule* Symbolizer::ModuleOf(uint64_t address) const {
+  auto it = std::upper_bound(modules_.begin(), modules_.end(), address,
+                             [](uint64_t a, const LoadedModule& m) { return a < m.start; });
+  if (it == modules_.begin()) return nullptr;
+  --it;
+  return address < it->end ? &*it : nullptr;
+}
+
+const SymbolizedFrame& Symbolizer::Lookup(uint64_t address, bool return_address) {
+  uint64_t pc = return_address && address > 0 ? address - 1 : address;
+  auto it = cache_.find(pc);
+  if (it != cache_.end()) return it->second;
+  SymbolizedFrame f;
+  const LoadedModule* m = ModuleOf(pc);
+  f.module = m != nullptr ? m->path : "[unknown]";
+  bool stale = m != nullptr && std::find(stale_.begin(), stale_.end(), m->start) != stale_.end();
+#ifdef GSYS_HAVE_LIBDWFL_H
+  if (m != nullptr && !stale && dwfl_ != nullptr && dwfl_->handle != nullptr) {
+    const DwApi& api = Api();
+    if (Dwfl_Module* mod = api.addrmodule(dwfl_->handle, pc)) {
+      GElf_Off offset = 0;
+      GElf_Sym sym;
+      const char* name = api.addrinfo(mod, pc, &offset, &sym, nullptr, nullptr, nullptr);
+      if (name != nullptr && name[0] != '\0') {
+        std::string plain(name);
+        if (size_t at = plain.find('@'); at != std::string::npos && at > 0) plain.resize(at);
+        f.symbol = Demangle(plain.c_str());
+        f.resolved = true;
+      }
+    }
+  }
+#endif
+  if (!f.resolved) f.symbol = Hex(address);
+  return cache_.emplace(pc, std::move(f)).first->second;
+}
+
+}  // namespace gsys::report

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: Apache-2.0
+// Symbolizer: instruction addresses of one captured process -> (function, module), with the
+// process's module map (format kStackModule records) and the ELF/DWARF files on this machine.
+// Uses elfutils' libdwfl, loaded with dlopen("libdw.so.1") the first time it is needed, so
+// gsys runs where libdw is missing: then every frame stays unresolved ("0xADDR", with its
+// module), and Available() says why. A module whose file is gone or whose GNU build id differs
+// from the captured one is left unresolved rather than symbolized with the wrong file.
+//
+// Threading: one thread.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace gsys::report {
+
+struct LoadedModule {
+  uint64_t bias = 0, start = 0, end = 0;
+  std::string path;
+  std::string build_id;  // raw bytes
+};
+
+struct SymbolizedFrame {
+  std::string symbol;  // demangled function name, or "0xADDR" when unresolved
+  std::string module;  // path of the object, or "[unknown]"
+  bool resolved = false;
+};
+
+class Symbolizer {
+ public:
+  explicit Symbolizer(std::vector<LoadedModule> modules);
+  ~Symbolizer();
+  Symbolizer(const Symbolizer&) = delete;
+  Symbolizer& operator=(const Symbolizer&) = delete;
+
+  // `address` as captured; `return_address`: look up address - 1 (the call instruction).
+  const SymbolizedFrame& Lookup(uint64_t address, bool return_address);
+
+  // Empty when libdw could be loaded, else the reason (one line).
+  static std::string Unavailable();
+
+ private:
+  struct Dwfl;
+  const LoadedModule* ModuleOf(uint64_t address) const;
+
+  std::vector<LoadedModule> modules_;  // sorted by start
+  std::unique_ptr<Dwfl> dwfl_;
+  std::vector<uint64_t> stale_;  // starts of modules whose file's build id differs
+  std::unordered_map<uint64_t, SymbolizedFrame> cache_;
+};
+
+}  // namespace gsys::report

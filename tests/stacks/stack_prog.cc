@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: Apache-2.0
+// Test program with known call paths for the stack tests (test_stacks.py).
+//   stack_prog calls       outer_call -> middle_call -> inner_sleep -> usleep, three times
+//   stack_prog spin SECS   cold_setup, then hot_spin until the thread used SECS of CPU time
+// The empty asm statements after each call keep the compiler from turning the calls into tail
+// calls, which would drop the callers' frames.
+#include <time.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+
+extern "C" {
+
+__attribute__((noinline)) void inner_sleep() {
+  usleep(1500);
+  __asm__ volatile("");
+}
+__attribute__((noinline)) void middle_call() {
+  inner_sleep();
+  __asm__ volatile("");
+}
+__attribute__((noinline)) void outer_call() {
+  middle_call();
+  __asm__ volatile("");
+}
+
+static double ThreadCpuSeconds() {
+  timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+__attribute__((noinline)) uint64_t hot_spin(double cpu_seconds) {
+  volatile uint64_t x = 0;
+  double end = ThreadCpuSeconds() + cpu_seconds;
+  while (ThreadCpuSeconds() < end) {
+    for (int i = 0; i < 20000; ++i) x = x + static_cast<uint64_t>(i);
+  }
+  return x;
+}
+
+__attribute__((noinline)) uint64_t cold_setup() {
+  volatile uint64_t y = 0;
+  for (int i = 0; i < 1000; ++i) y = y + static_cast<uint64_t>(i);
+  return y;
+}
+
+}  // extern "C"
+
+int main(int argc, char** argv) {
+  if (argc >= 2 && std::strcmp(argv[1], "calls") == 0) {
+    for (int i = 0; i < 3; ++i) outer_call();
+    return 0;
+  }
+  if (argc >= 3 && std::strcmp(argv[1], "spin") == 0) {
+    cold_setup();
+    return hot_spin(std::atof(argv[2])) == 1 ? 1 : 0;
+  }
+  return 2;
+}

@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""Stack tests (issue 10), end to end through `gsys profile`, import and the stack reports.
+
+  native    native stack at a traced call (GSYS_TEST_STACK_AT=usleep, the test hook that stands
+            in for a CUDA API call): OSRT_CALLCHAINS holds the known call path, in order
+  python    Python stack at the same point: python3 calls usleep through ctypes.PyDLL (which
+            keeps the GIL, as CUDA calls from Python do); GSYS_PYTHON_CALLCHAINS holds the
+            script's frames as FILE:LINE FUNCTION, innermost first
+  sampling  -s process-tree: >= 80 % of the main thread's samples land in hot_spin
+  flags     bad values of the stack flags exit 2 with a one-line error; aliases print a note
+"""
+import argparse
+import os
+import sqlite3
+import subprocess
+import sys
+import tempfile
+
+PY_SCRIPT = '''import ctypes
+libc = ctypes.PyDLL(None)
+
+
+class Model:
+    def step(self):
+        libc.usleep(1500)
+
+
+def outer():
+    Model().step()
+
+
+outer()
+'''
+
+
+def profile(args, gsys, out, env_extra=None, expect_rc=0):
+    cmd = [gsys, "profile", "-f", "true", "-o", out] + args
+    env = dict(os.environ)
+    env.update(env_extra or {})
+    p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=100)
+    if p.returncode != expect_rc:
+        sys.exit(f"FAIL: {' '.join(cmd)} -> rc {p.returncode}\n{p.stdout}\n{p.stderr}")
+    return p
+
+
+def query(report, sql):
+    with sqlite3.connect(report) as db:
+        return db.execute(sql).fetchall()
+
+
+def check(cond, msg):
+    if not cond:
+        sys.exit("FAIL: " + msg)
+
+
+def chain_symbols(report, table, callchain):
+    rows = query(report, f"SELECT s.value FROM {table} c JOIN StringIds s ON s.id = c.symbol "
+                         f"WHERE c.id = {callchain} ORDER BY c.stackDepth")
+    return [r[0] for r in rows]
+
+
+def case_native(gsys, prog, tmp):
+    rep = os.path.join(tmp, "native")
+    profile(["-t", "osrt", "-e", "GSYS_TEST_STACK_AT=usleep", prog, "calls"], gsys, rep)
+    rows = query(rep + ".gsys-rep", "SELECT o.callchainId FROM OSRT_API o JOIN StringIds s ON "
+                                    "s.id = o.nameId WHERE s.value = 'usleep'")
+    check(len(rows) == 3, f"expected 3 usleep rows, got {rows}")
+    for (cc,) in rows:
+        check(cc > 0, "usleep row without a callchain")
+        syms = chain_symbols(rep + ".gsys-rep", "OSRT_CALLCHAINS", cc)
+        check(syms[:4] == ["inner_sleep", "middle_call", "outer_call", "main"],
+              f"unexpected stack {syms}")
+        mods = query(rep + ".gsys-rep", f"SELECT m.value FROM OSRT_CALLCHAINS c JOIN StringIds m "
+                                        f"ON m.id = c.module WHERE c.id = {cc} AND c.stackDepth = 0")
+        check(mods[0][0] == os.path.realpath(prog), f"module {mods} is not the program")
+    print("native: 3 stacks, inner_sleep < middle_call < outer_call < main")
+
+
+def case_python(gsys, prog, tmp):
+    script = os.path.join(tmp, "model.py")
+    with open(script, "w") as f:
+        f.write(PY_SCRIPT)
+    rep = os.path.join(tmp, "python")
+    python = os.path.realpath(sys.executable)
+    profile(["-t", "osrt", "-e", "GSYS_TEST_STACK_AT=usleep:python", python, script], gsys, rep)
+    rows = query(rep + ".gsys-rep",
+                 "SELECT o.callchainId FROM OSRT_API o JOIN StringIds s ON s.id = o.nameId "
+                 "WHERE s.value = 'usleep'")
+    check(len(rows) == 1 and rows[0][0] > 0, f"expected one usleep row with a stack, got {rows}")
+    frames = query(rep + ".gsys-rep",
+                   "SELECT s.value, p.line FROM GSYS_PYTHON_CALLCHAINS p JOIN StringIds s ON "
+                   f"s.id = p.frameId WHERE p.id = {rows[0][0]} ORDER BY p.stackDepth")
+    step = "Model.step" if sys.version_info >= (3, 11) else "step"
+    want = [f"{script}:7 {step}", f"{script}:11 outer", f"{script}:14 <module>"]
+    check([f[0] for f in frames] == want, f"python frames {frames} != {want}")
+    native = chain_symbols(rep + ".gsys-rep", "OSRT_CALLCHAINS", rows[0][0])
+    check(any("_PyEval_EvalFrame" in s for s in native), f"no interpreter frame in {native[:12]}")
+    print(f"python {sys.version.split()[0]}: {want}")
+
+
+def case_sampling(gsys, prog, tmp):
+    rep = os.path.join(tmp, "sampling")
+    p = profile(["-t", "none", "-s", "process-tree", "--sampling-frequency", "1000", prog,
+                 "spin", "0.4"], gsys, rep)
+    check("cpu sampling:" in p.stderr, f"no sampling note in: {p.stderr}")
+    out = subprocess.run([gsys, "stats", "-r", "cpu_sample_hotspots", "-f", "csv", "-o",
+                          os.path.join(tmp, "hot"), rep + ".gsys-rep"], capture_output=True,
+                         text=True)
+    check(out.returncode == 0, out.stderr)
+    rows = query(rep + ".gsys-rep",
+                 "SELECT s.value, count(*) FROM COMPOSITE_EVENTS e JOIN SAMPLING_CALLCHAINS c ON "
+                 "c.id = e.id AND c.stackDepth = 0 JOIN StringIds s ON s.id = c.symbol "
+                 "WHERE e.globalTid & 0xFFFFFF = (e.globalTid >> 24) & 0xFFFFFF "
+                 "GROUP BY 1 ORDER BY 2 DESC")
+    total = sum(n for _, n in rows)
+    hot = sum(n for s, n in rows if s == "hot_spin")
+    check(total >= 20, f"only {total} samples of the main thread: {rows}")
+    check(hot >= 0.8 * total, f"hot_spin has {hot} of {total} samples: {rows}")
+    with open(os.path.join(tmp, "hot_cpu_sample_hotspots.csv")) as f:
+        csv = f.read()
+    check("hot_spin" in csv, f"hot_spin not in the report:\n{csv}")
+    print(f"sampling: {hot}/{total} main-thread samples in hot_spin")
+
+
+def case_flags(gsys, prog, tmp):
+    out = os.path.join(tmp, "flags")
+    for bad, needle in [(["--cudabacktrace=kernal"], "bad --cudabacktrace value 'kernal'"),
+                        (["--cudabacktrace=all:x"], "bad --cudabacktrace threshold"),
+                        (["-t", "osrt", "--cudabacktrace=all"], "need cuda in --trace"),
+                        (["--python-backtrace=yes"], "bad --python-backtrace"),
+                        (["-s", "cpu"], "bad --sample"),
+                        (["--sampling-frequency=50"], "expected 100..8000"),
+                        (["--cpuctxsw=all"], "bad --cpuctxsw")]:
+        p = profile(bad + [prog, "calls"], gsys, out, expect_rc=2)
+        lines = p.stderr.strip().splitlines()
+        check(len(lines) == 1 and needle in lines[0], f"{bad}: {p.stderr!r}")
+    p = profile(["--python-backtrace=lbr", "-s", "none", prog, "calls"], gsys, out)
+    check("means 'cuda'" in p.stderr, p.stderr)
+    p = profile(["-b", "dwarf", "--cpuctxsw=process-tree", prog, "calls"], gsys, out)
+    check("always unwinds with DWARF" in p.stderr, p.stderr)
+    check("context switches" in p.stderr, p.stderr)
+    print("flags: 7 bad values rejected, aliases noted")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--gsys", required=True)
+    ap.add_argument("--prog", required=True)
+    ap.add_argument("case", choices=["native", "python", "sampling", "flags"])
+    a = ap.parse_args()
+    with tempfile.TemporaryDirectory(prefix="gsys_stacks_") as tmp:
+        globals()["case_" + a.case](a.gsys, a.prog, tmp)
+
+
+if __name__ == "__main__":
+    main()

@@ -78,13 +78,16 @@ struct StackNoticeBody {
 };
 static_assert(sizeof(StackNoticeBody) == 16);
 
-// A context switch of thread `tid` (--cpuctxsw).
+// StackSwitchBody::flags
+inline constexpr uint8_t kSwitchPreempted = 1;  // switched out while runnable (preempted)
+
+// A context switch of thread `tid` (--cpuctxsw), from the kernel's perf records.
 struct StackSwitchBody {
-  int64_t timestamp;  // ticks
+  int64_t timestamp;  // CLOCK_MONOTONIC ns (not ticks: the kernel stamps it)
   uint32_t tid;
   uint16_t cpu;
   uint8_t sched_in;   // 1 switched in, 0 switched out
-  uint8_t reserved;
+  uint8_t flags;      // kSwitch*
 };
 static_assert(sizeof(StackSwitchBody) == 16);
 

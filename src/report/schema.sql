@@ -408,6 +408,17 @@ CREATE TABLE SAMPLING_CALLCHAINS (
     stackDepth                  INTEGER   NOT NULL                     -- Zero-base index of the given function in call stack; (id, stackDepth) is unique.
 );
 
+CREATE TABLE SCHED_EVENTS (
+    -- Thread scheduling events (--cpuctxsw process-tree).
+
+    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).
+    cpu                         INTEGER   NOT NULL,                    -- ID of CPU this thread was scheduled in or out.
+    isSchedIn                   INTEGER   NOT NULL,                    -- 0 if thread was scheduled out, non-zero otherwise.
+    globalTid                   INTEGER,                               -- Serialized GlobalId.
+    threadState                 INTEGER,                               -- REFERENCES ENUM_SAMPLING_THREAD_STATE(id)
+    threadBlock                 INTEGER                                -- REFERENCES ENUM_SAMPLING_THREAD_BLOCK(id)
+);
+
 CREATE TABLE GSYS_PYTHON_CALLCHAINS (
     -- Python stacks at traced calls (--python-backtrace=cuda). `id` is the callchainId of the
     -- call's row (CUPTI_ACTIVITY_KIND_RUNTIME or OSRT_API); callchain ids are unique across all

@@ -18,6 +18,7 @@
 #include "capture/clock/clock.h"
 #include "capture/entry/log.h"
 #include "capture/sink/sink.h"
+#include "capture/stack/ctxsw.h"
 #include "capture/stack/module_map.h"
 #include "capture/stack/unwind.h"
 #include "format/stack_records.h"
@@ -48,13 +49,17 @@ struct Ring {
 struct Slot {
   uint32_t tid;      // 0 = free
   bool seen;         // found by the current scan
-  long timer;        // kernel timer id
+  bool has_timer;
+  int timer;         // kernel timer id
   Ring* ring;
+  CtxswRing ctxsw;
 };
 
 Slot g_slots[kMaxThreads];
 Ring* g_rings[kMaxThreads];  // read by the handler (published before the timer is armed)
 int g_signal = 0;
+bool g_sample = false;
+bool g_ctxsw = false;
 int64_t g_period_ns = 1000000;
 std::atomic<bool> g_running{false};
 std::atomic<bool> g_stop{false};
@@ -115,6 +120,7 @@ clockid_t ThreadCpuClock(uint32_t tid) {
 
 void Drain(int i) {
   Slot& s = g_slots[i];
+  if (s.tid != 0 && s.ctxsw.base != nullptr) CtxswDrain(s.tid, &s.ctxsw);
   Ring* r = s.ring;
   if (r == nullptr) return;
   uint32_t head = r->head.load(std::memory_order_acquire);
@@ -131,12 +137,33 @@ void Drain(int i) {
 void DisarmSlot(int i) {
   Slot& s = g_slots[i];
   if (s.tid == 0) return;
-  syscall(SYS_timer_delete, s.timer);
+  if (s.has_timer) syscall(SYS_timer_delete, s.timer);
+  s.has_timer = false;
   Drain(i);
+  CtxswClose(&s.ctxsw);
+}
+
+// --cpuctxsw for thread `tid`; the first refusal turns it off with one notice.
+void OpenCtxsw(Slot& s, uint32_t tid) {
+  if (!g_ctxsw) return;
+  int err = CtxswOpen(tid, &s.ctxsw);
+  if (err == 0) return;
+  g_ctxsw = false;
+  char text[160];
+  std::snprintf(text, sizeof(text),
+                "--cpuctxsw: the kernel refused a per-thread perf event (%s; see "
+                "/proc/sys/kernel/perf_event_paranoid): no context switches recorded",
+                std::strerror(err));
+  Notice(format::StackNotice::kCtxswOff, err, text);
 }
 
 bool ArmSlot(int i, uint32_t tid) {
   Slot& s = g_slots[i];
+  if (!g_sample) {
+    s.tid = tid;
+    OpenCtxsw(s, tid);
+    return true;
+  }
   if (s.ring == nullptr) {
     void* m = mmap(nullptr, sizeof(Ring), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
                    -1, 0);
@@ -161,6 +188,8 @@ bool ArmSlot(int i, uint32_t tid) {
   }
   s.tid = tid;
   s.timer = timer;
+  s.has_timer = true;
+  OpenCtxsw(s, tid);
   return true;
 }
 
@@ -209,7 +238,7 @@ void* SamplerMain(void*) {
   ++t_thread.guard;
   g_self_tid = static_cast<uint32_t>(syscall(SYS_gettid));
   while (!g_stop.load(std::memory_order_acquire)) {
-    if (!OurHandlerInstalled()) {
+    if (g_sample && !OurHandlerInstalled()) {
       Notice(format::StackNotice::kSamplingOff, 0,
              "the process took over the sampling signal; sampling stopped");
       break;
@@ -228,19 +257,12 @@ void* SamplerMain(void*) {
   return nullptr;
 }
 
-}  // namespace
-
-void StartCpuSampler(const SamplingConfig& config) {
-  if (config.ctxsw) {
-    Notice(format::StackNotice::kCtxswOff, 0,
-           "--cpuctxsw: context switches are not recorded by this gsys build");
-  }
-  if (!config.sample) return;
-  g_period_ns = 1000000000LL / (config.frequency_hz > 0 ? config.frequency_hz : 1000);
+// The sampling signal and its handler; false (after a notice) when sampling cannot start.
+bool InstallHandler() {
   g_signal = PickSignal();
   if (g_signal == 0) {
     Notice(format::StackNotice::kSamplingOff, 0, "no free real-time signal for the sampler");
-    return;
+    return false;
   }
   struct sigaction sa {};
   sa.sa_sigaction = &OnSignal;
@@ -248,8 +270,18 @@ void StartCpuSampler(const SamplingConfig& config) {
   sigemptyset(&sa.sa_mask);
   if (sigaction(g_signal, &sa, nullptr) != 0) {
     Notice(format::StackNotice::kSamplingOff, 0, "cannot install the sampling signal handler");
-    return;
+    return false;
   }
+  return true;
+}
+
+}  // namespace
+
+void StartCpuSampler(const SamplingConfig& config) {
+  g_period_ns = 1000000000LL / (config.frequency_hz > 0 ? config.frequency_hz : 1000);
+  g_sample = config.sample && InstallHandler();
+  g_ctxsw = config.ctxsw;
+  if (!g_sample && !g_ctxsw) return;
   g_stop.store(false);
   g_running.store(true);
   pthread_attr_t attr;
@@ -267,6 +299,7 @@ void StartCpuSampler(const SamplingConfig& config) {
     Notice(format::StackNotice::kSamplingOff, 0, "cannot start the sampler thread");
     return;
   }
+  if (!g_sample) return;
   char text[96];
   std::snprintf(text, sizeof(text), "timer-signal %d Hz (signal %d)", config.frequency_hz, g_signal);
   Notice(format::StackNotice::kSamplingMethod, config.frequency_hz, text);
@@ -275,7 +308,11 @@ void StartCpuSampler(const SamplingConfig& config) {
 
 void ForgetCpuSamplerInChild() {
   // POSIX timers and threads do not survive fork: the child starts with none.
-  for (Slot& s : g_slots) s.tid = 0;
+  for (Slot& s : g_slots) {
+    s.tid = 0;
+    s.has_timer = false;
+    CtxswClose(&s.ctxsw);  // the parent's threads' events: not this process's
+  }
   g_running.store(false);
 }
 

@@ -60,6 +60,12 @@ bool StackSessionImport::Add(const format::RecordView& r, uint32_t pid, bool use
     if (!r.Body(&b)) return true;
     samples_.push_back(Sample{pid, b.tid, b.cpu, Rel(b.timestamp, uses_ticks), Frames(r, sizeof(b), b.frames)});
     ++stats_.samples;
+  } else if (r.kind == format::kStackSwitch) {
+    format::StackSwitchBody b;
+    if (!r.Body(&b)) return true;
+    switches_.push_back(Switch{pid, b.tid, b.cpu, Rel(b.timestamp, false), b.sched_in != 0,
+                               (b.flags & format::kSwitchPreempted) != 0});
+    ++stats_.switches;
   } else if (r.kind == format::kStackNotice) {
     format::StackNoticeBody b;
     std::string_view text;
@@ -95,7 +101,26 @@ Result<std::vector<StackSessionImport::Frame>> StackSessionImport::Resolve(
   return out;
 }
 
+Status StackSessionImport::WriteSwitches() {
+  // ENUM_SAMPLING_THREAD_STATE: 1 Running (switched in, or preempted while runnable), 2
+  // Interruptible (switched out to wait).
+  GSYS_ASSIGN_OR_RETURN(Statement st, writer_->db().Prepare(
+      "INSERT INTO SCHED_EVENTS(start, cpu, isSchedIn, globalTid, threadState, threadBlock)"
+      " VALUES(?,?,?,?,?,NULL)"));
+  for (const Switch& s : switches_) {
+    GSYS_RETURN_IF_ERROR(st.BindInt(1, s.start));
+    GSYS_RETURN_IF_ERROR(st.BindInt(2, s.cpu));
+    GSYS_RETURN_IF_ERROR(st.BindInt(3, s.in ? 1 : 0));
+    GSYS_RETURN_IF_ERROR(st.BindInt(4, GlobalTid(s.pid, s.tid)));
+    GSYS_RETURN_IF_ERROR(st.BindInt(5, s.in || s.preempted ? 1 : 2));
+    GSYS_RETURN_IF_ERROR(st.Step().status());
+    GSYS_RETURN_IF_ERROR(st.Reset());
+  }
+  return OkStatus();
+}
+
 Status StackSessionImport::Finish() {
+  GSYS_RETURN_IF_ERROR(WriteSwitches());
   if (sites_.empty() && samples_.empty()) return OkStatus();
   for (auto& [pid, mods] : modules_) {
     std::vector<LoadedModule> list;

@@ -26,7 +26,7 @@ namespace gsys::report {
 
 struct StackImportStats {
   uint64_t sites = 0, matched_sites = 0, samples = 0, callchains = 0, unresolved_frames = 0,
-           frames = 0, python_frames = 0, lost_samples = 0;
+           frames = 0, python_frames = 0, lost_samples = 0, switches = 0;
 };
 
 class StackSessionImport {
@@ -55,6 +55,11 @@ class StackSessionImport {
     int64_t start;
     std::vector<uint64_t> frames;
   };
+  struct Switch {
+    uint32_t pid, tid, cpu;
+    int64_t start;
+    bool in, preempted;
+  };
   struct Frame {
     int64_t symbol, module;
     bool unresolved;
@@ -70,6 +75,7 @@ class StackSessionImport {
                                      bool leaf_is_pc);
   Status WriteSites();
   Status WriteSamples();
+  Status WriteSwitches();
   Status WritePython(int64_t id, const std::string& python);
 
   ReportWriter* writer_;
@@ -78,6 +84,7 @@ class StackSessionImport {
   std::map<uint32_t, std::map<uint64_t, LoadedModule>> modules_;  // pid -> start -> module
   std::vector<Site> sites_;
   std::vector<Sample> samples_;
+  std::vector<Switch> switches_;
   std::map<uint32_t, std::unique_ptr<Symbolizer>> symbolizers_;
   StackImportStats stats_;
   std::vector<std::string> notes_;

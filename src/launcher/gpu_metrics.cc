@@ -110,8 +110,37 @@ bool GpuMetricsSampler::Start(const GpuMetricsOptions& o, std::string* why) {
     return false;
   }
   period_ns_ = 1000000000LL / (o.frequency_hz > 0 ? o.frequency_hz : 10);
+  pcie_tx_ = std::make_unique<std::atomic<int64_t>[]>(handles_.size());
+  pcie_rx_ = std::make_unique<std::atomic<int64_t>[]>(handles_.size());
+  for (size_t d = 0; d < handles_.size(); ++d) {
+    pcie_tx_[d] = -1;
+    pcie_rx_[d] = -1;
+  }
+  ReadPcieOnce();
+  pcie_thread_ = std::thread([this] { RunPcie(); });
   thread_ = std::thread([this] { Run(); });
   return true;
+}
+
+void GpuMetricsSampler::ReadPcieOnce() {
+  for (size_t d = 0; d < handles_.size(); ++d) {
+    unsigned int tx = 0, rx = 0;
+    int txrc = api_->pcie(handles_[d], 0, &tx), rxrc = api_->pcie(handles_[d], 1, &rx);
+    pcie_tx_[d].store(txrc == 0 ? static_cast<int64_t>(tx) : -1, std::memory_order_relaxed);
+    pcie_rx_[d].store(rxrc == 0 ? static_cast<int64_t>(rx) : -1, std::memory_order_relaxed);
+  }
+}
+
+void GpuMetricsSampler::RunPcie() {
+  constexpr int64_t kPcieEveryNs = 250000000;
+  while (!stop_.load(std::memory_order_relaxed)) {
+    for (int64_t slept = 0; slept < kPcieEveryNs && !stop_.load(std::memory_order_relaxed);
+         slept += 10000000) {
+      timespec ts{0, 10000000};
+      nanosleep(&ts, nullptr);
+    }
+    if (!stop_.load(std::memory_order_relaxed)) ReadPcieOnce();
+  }
 }
 
 void GpuMetricsSampler::Run() {
@@ -124,17 +153,19 @@ void GpuMetricsSampler::Run() {
       void* h = handles_[d];
       Api::Utilization u{};
       Api::Memory m{};
-      unsigned int sm = 0, mem = 0, power = 0, temp = 0, tx = 0, rx = 0;
+      unsigned int sm = 0, mem = 0, power = 0, temp = 0;
       // Every call before any value is read: argument evaluation order is unspecified.
       int urc = a.utilization(h, &u);
       int src = a.clock(h, 1, &sm), mrc_clock = a.clock(h, 2, &mem);
       int mrc = a.memory(h, &m);
       int prc = a.power(h, &power), trc = a.temperature(h, 0, &temp);
-      int txrc = a.pcie(h, 0, &tx), rxrc = a.pcie(h, 1, &rx);
+      int64_t tx = pcie_tx_[d].load(std::memory_order_relaxed);
+      int64_t rx = pcie_rx_[d].load(std::memory_order_relaxed);
       lines += std::to_string(now) + "\t" + std::to_string(indexes_[d]) + "\t" + Field(urc, u.gpu) +
                "\t" + Field(urc, u.memory) + "\t" + Field(src, sm) + "\t" + Field(mrc_clock, mem) +
                "\t" + Field(mrc, m.used) + "\t" + Field(mrc, m.total) + "\t" + Field(prc, power) +
-               "\t" + Field(trc, temp) + "\t" + Field(txrc, tx) + "\t" + Field(rxrc, rx) + "\n";
+               "\t" + Field(trc, temp) + "\t" + Field(tx < 0, static_cast<unsigned long long>(tx)) + "\t" +
+               Field(rx < 0, static_cast<unsigned long long>(rx)) + "\n";
     }
     WriteAll(fd_, lines);
     ++samples_;
@@ -150,10 +181,9 @@ void GpuMetricsSampler::Run() {
 }
 
 uint64_t GpuMetricsSampler::Stop() {
-  if (thread_.joinable()) {
-    stop_.store(true);
-    thread_.join();
-  }
+  stop_.store(true);
+  if (thread_.joinable()) thread_.join();
+  if (pcie_thread_.joinable()) pcie_thread_.join();
   if (fd_ >= 0) close(fd_);
   fd_ = -1;
   if (api_ != nullptr && api_->shutdown != nullptr && !handles_.empty()) api_->shutdown();

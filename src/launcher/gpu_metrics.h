@@ -5,11 +5,15 @@
 // GSYS_GPU_METRICS. libnvidia-ml.so.1 is dlopen()ed, never linked: without it (or without a GPU)
 // Start() returns false with a one-line reason and the profile goes on.
 //
-// Threading: Start/Stop on the caller's thread; sampling on one std::thread.
+// Threading: Start/Stop on the caller's thread; sampling on one std::thread. PCIe throughput is
+// read on a second thread every 250 ms, because NVML measures it over a 20 ms window per counter
+// and blocks meanwhile (40 ms per device: it capped the sampling rate at ~24 Hz on the H200);
+// samples carry the latest PCIe reading.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -33,6 +37,8 @@ class GpuMetricsSampler {
 
  private:
   void Run();
+  void RunPcie();
+  void ReadPcieOnce();
 
   struct Api;
   Api* api_ = nullptr;
@@ -43,6 +49,9 @@ class GpuMetricsSampler {
   int64_t period_ns_ = 0;
   std::atomic<bool> stop_{false};
   std::thread thread_;
+  std::thread pcie_thread_;
+  // Latest PCIe TX/RX KB/s per device (index as handles_), -1 until read or when unsupported.
+  std::unique_ptr<std::atomic<int64_t>[]> pcie_tx_, pcie_rx_;
   uint64_t samples_ = 0;
 };
 

@@ -949,8 +949,8 @@ CREATE TABLE GSYS_GPU_METRICS (
     memoryTotalBytes            INTEGER,                               -- Device memory size (bytes).
     powerMilliwatts             INTEGER,                               -- Power draw (mW).
     temperatureC                INTEGER,                               -- GPU temperature (degrees C).
-    pcieTxKBps                  INTEGER,                               -- PCIe transmit throughput (KB/s) over NVML's last 20 ms window.
-    pcieRxKBps                  INTEGER,                               -- PCIe receive throughput (KB/s) over NVML's last 20 ms window.
+    pcieTxKBps                  INTEGER,                               -- PCIe transmit throughput (KB/s) over a 20 ms NVML window, refreshed every 250 ms.
+    pcieRxKBps                  INTEGER,                               -- PCIe receive throughput (KB/s) over a 20 ms NVML window, refreshed every 250 ms.
     nvlinkTxBytes               INTEGER,                               -- NVLink bytes transmitted since the session start (all links).
     nvlinkRxBytes               INTEGER                                -- NVLink bytes received since the session start (all links).
 );

@@ -20,14 +20,17 @@ struct FixtureCase {
   std::set<std::string> skipped;     // reports that must be SKIPPED
 };
 
-const std::set<std::string> kNeverPresent = {"cublas_api_sum", "cudnn_api_sum", "mpi_event_sum",
-                                             "mpi_event_trace", "um_sum", "um_total_sum"};
+const std::set<std::string> kNeverPresent = {"cublas_api_sum", "cudnn_api_sum",   "cuda_api_callers",
+                                             "mpi_event_sum",  "mpi_event_trace", "um_sum",
+                                             "um_total_sum"};
 const std::set<std::string> kNvtxReports = {"nvtx_sum", "nvtx_pushpop_sum", "nvtx_startend_sum",
                                             "nvtx_pushpop_trace", "nvtx_gpu_proj_sum",
                                             "nvtx_gpu_proj_trace", "nvtx_kern_sum"};
 
-std::set<std::string> Skips(bool osrt, bool nvtx) {
+// `samples`: the fixture has CPU samples (COMPOSITE_EVENTS): only the 2025.1 one.
+std::set<std::string> Skips(bool osrt, bool nvtx, bool samples = false) {
   std::set<std::string> s = kNeverPresent;
+  if (!samples) s.insert("cpu_sample_hotspots");
   if (!osrt) s.insert("osrt_sum");
   if (!nvtx) s.insert(kNvtxReports.begin(), kNvtxReports.end());
   return s;
@@ -39,7 +42,7 @@ std::vector<FixtureCase> Cases() {
       {"nsys2022.4-cuda-vectoradd-streams-memcpy.sqlite", false, Skips(true, false)},
       {"nsys2023.1-tensorrt-resnet-nvtx.sqlite", false, Skips(false, true)},
       {"nsys2024.6-nvfuser-hopper-matmul-nvtx.sqlite", true, Skips(false, true)},
-      {"nsys2025.1-nvcpp-stdpar-nvtx-osrt.sqlite", true, Skips(true, true)},
+      {"nsys2025.1-nvcpp-stdpar-nvtx-osrt.sqlite", true, Skips(true, true, true)},
       {"nsys2026.2-torchrun-2gpu-nccl-nvtx-DERIVED-slice.sqlite", true, Skips(false, true)},
   };
 }

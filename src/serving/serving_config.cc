@@ -57,7 +57,8 @@ std::string FilterTrace(const Lookup& l, std::vector<std::string>* messages) {
   for (const auto& raw : Split(l.value, ',')) {
     std::string name = ToLower(Trim(raw));
     if (name.empty()) continue;
-    if (name == "cuda" || name == "nvtx" || name == "osrt") {
+    if (name == "cuda" || name == "nvtx" || name == "osrt" || name == "cublas" ||
+        name == "cublas-verbose" || name == "cudnn") {
       bool dup = false;
       for (const auto& k : kept) dup = dup || k == name;
       if (!dup) kept.push_back(name);

@@ -76,18 +76,28 @@ std::string DefaultOutputPath(const std::string& report, const Exporter& exporte
   return base + exporter.DefaultSuffix();
 }
 
+namespace {
+
+// Opens an export input. Exports scan every row once: reading through mmap would only grow the
+// resident set.
+Result<report::ReportReader> OpenExportInput(const std::string& report) {
+  GSYS_ASSIGN_OR_RETURN(report::ReportReader reader, report::ReportReader::Open(report));
+  GSYS_RETURN_IF_ERROR(reader.db().Exec("PRAGMA mmap_size = 0"));
+  return reader;
+}
+
+}  // namespace
+
 Result<ExportStats> RunExport(const std::string& report, const std::string& type,
                               ExportOptions options) {
   GSYS_ASSIGN_OR_RETURN(std::unique_ptr<Exporter> exporter, MakeExporter(type));
-  GSYS_ASSIGN_OR_RETURN(report::ReportReader reader, report::ReportReader::Open(report));
+  GSYS_ASSIGN_OR_RETURN(report::ReportReader reader, OpenExportInput(report));
   if (options.output.empty()) options.output = DefaultOutputPath(report, *exporter);
   if (SameFile(options.output, report)) {
     return Error(StatusCode::kInvalidArgument,
                  "export: output '" + options.output + "' is the input report");
   }
   GSYS_RETURN_IF_ERROR(CheckOutput(options.output, options.overwrite, exporter->WritesDirectory()));
-  // Exports scan every row once: reading through mmap would only grow the resident set.
-  GSYS_RETURN_IF_ERROR(reader.db().Exec("PRAGMA mmap_size = 0"));
   ExportStats stats;
   GSYS_RETURN_IF_ERROR(exporter->Export(reader, options, &stats));
   return stats;
@@ -110,8 +120,7 @@ Result<ExportStats> RunExportMerged(const std::vector<std::string>& reports, con
       return Error(StatusCode::kInvalidArgument,
                    "export: output '" + options.output + "' is an input report");
     }
-    GSYS_ASSIGN_OR_RETURN(report::ReportReader reader, report::ReportReader::Open(report));
-    GSYS_RETURN_IF_ERROR(reader.db().Exec("PRAGMA mmap_size = 0"));
+    GSYS_ASSIGN_OR_RETURN(report::ReportReader reader, OpenExportInput(report));
     readers.push_back(std::move(reader));
     std::string base = report.substr(report.find_last_of('/') + 1);
     labels.push_back(base.substr(0, base.find('.')));

@@ -18,10 +18,9 @@
 namespace gsys::export_ {
 namespace {
 
+// Every writer below takes `shift`: the ns a report's events move by, 0 for a single report, the
+// distance of its session start from the earliest report's in a merged trace.
 uint64_t Ts(int64_t ns) { return static_cast<uint64_t>(std::max<int64_t>(ns, 0)); }
-
-// One report's events go out shifted by `shift` ns: 0 for a single report, the distance of its
-// session start from the earliest report's in a merged trace.
 
 Status WriteTracks(PerfettoTraceWriter& writer, const std::vector<TrackLayout::NewTrack>& tracks) {
   using Kind = TrackLayout::NewTrack::Kind;

@@ -9,6 +9,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include "launcher/launcher.h"
+
 namespace gsys::launcher {
 
 // The NVML entry points used (nvml.h's signatures, with opaque handles and plain structs).
@@ -31,12 +33,6 @@ struct GpuMetricsSampler::Api {
 
 namespace {
 
-int64_t MonotonicNs() {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
-}
-
 template <typename F>
 bool Load(void* lib, const char* name, F* out) {
   *out = reinterpret_cast<F>(dlsym(lib, name));
@@ -45,6 +41,8 @@ bool Load(void* lib, const char* name, F* out) {
 
 // "v" when the NVML call succeeded, else "" (NULL in the report).
 std::string Field(int rc, unsigned long long v) { return rc == 0 ? std::to_string(v) : ""; }
+// A cached reading: "" while unread or unsupported (negative).
+std::string Field(int64_t cached) { return cached >= 0 ? std::to_string(cached) : ""; }
 
 void WriteAll(int fd, const std::string& s) {
   size_t off = 0;
@@ -145,10 +143,10 @@ void GpuMetricsSampler::RunPcie() {
 
 void GpuMetricsSampler::Run() {
   Api& a = *api_;
-  int64_t next = MonotonicNs();
+  int64_t next = MonotonicNowNs();
   while (!stop_.load(std::memory_order_relaxed)) {
     std::string lines;
-    int64_t now = MonotonicNs();
+    int64_t now = MonotonicNowNs();
     for (size_t d = 0; d < handles_.size(); ++d) {
       void* h = handles_[d];
       Api::Utilization u{};
@@ -164,15 +162,14 @@ void GpuMetricsSampler::Run() {
       lines += std::to_string(now) + "\t" + std::to_string(indexes_[d]) + "\t" + Field(urc, u.gpu) +
                "\t" + Field(urc, u.memory) + "\t" + Field(src, sm) + "\t" + Field(mrc_clock, mem) +
                "\t" + Field(mrc, m.used) + "\t" + Field(mrc, m.total) + "\t" + Field(prc, power) +
-               "\t" + Field(trc, temp) + "\t" + Field(tx < 0, static_cast<unsigned long long>(tx)) + "\t" +
-               Field(rx < 0, static_cast<unsigned long long>(rx)) + "\n";
+               "\t" + Field(trc, temp) + "\t" + Field(tx) + "\t" + Field(rx) + "\n";
     }
     WriteAll(fd_, lines);
     ++samples_;
     next += period_ns_;
-    int64_t wait = next - MonotonicNs();
+    int64_t wait = next - MonotonicNowNs();
     if (wait < 0) {
-      next = MonotonicNs();  // fell behind (slow NVML call): do not burst to catch up
+      next = MonotonicNowNs();  // fell behind (slow NVML call): do not burst to catch up
       continue;
     }
     timespec ts{static_cast<time_t>(wait / 1000000000), static_cast<long>(wait % 1000000000)};

@@ -16,8 +16,8 @@ L=$OUTDIR/logs
 mkdir -p "$L"
 T0=$(date +%s)
 el() { echo $(( $(date +%s) - T0 )); }
-SRC=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$B/CMakeCache.txt" 2>/dev/null)
-if [ -n "$SRC" ] && [ "$SRC" != "$ROOT" ] && [ ! -e "$SRC" ]; then mkdir -p "$(dirname "$SRC")" && ln -s "$ROOT" "$SRC"; fi
+source "$ROOT/bench/gpu_link_source.sh"
+link_build_source "$ROOT/build-gpu"
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
 { nvidia-smi -L; git -C "$ROOT" log --oneline -1 2>/dev/null; } > "$L/machine.txt" 2>&1
 (cd "$B" && timeout 200 ctest -L gpu --output-on-failure > "$L/ctest_gpu.log" 2>&1; echo "ctest rc=$?" >> "$L/ctest_gpu.log")

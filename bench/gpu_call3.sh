@@ -14,8 +14,8 @@ L=$OUTDIR/logs
 mkdir -p "$L"
 T0=$(date +%s)
 el() { echo $(( $(date +%s) - T0 )); }
-SRC=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$B/CMakeCache.txt" 2>/dev/null)
-if [ -n "$SRC" ] && [ "$SRC" != "$ROOT" ] && [ ! -e "$SRC" ]; then mkdir -p "$(dirname "$SRC")" && ln -s "$ROOT" "$SRC"; fi
+source "$ROOT/bench/gpu_link_source.sh"
+link_build_source "$ROOT/build-gpu"
 (cd "$B" && timeout 240 ctest -L gpu --output-on-failure > "$L/ctest_gpu.log" 2>&1; echo "ctest rc=$?" >> "$L/ctest_gpu.log")
 { echo "[$(el)s] gpu tests: $(grep -E 'tests passed|rc=' "$L/ctest_gpu.log" | tr '\n' ' ')"
   grep -E '^\s*[0-9]+/[0-9]+ Test' "$L/ctest_gpu.log" | sed 's/  */ /g'; } | tee -a "$OUTDIR/digest.txt"

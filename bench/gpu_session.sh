@@ -18,9 +18,8 @@ T0=$(date +%s)
 left() { echo $((${PLAN_S:-470} - ($(date +%s) - T0))); }  # seconds left of the 470 s plan
 ROOT=$PWD
 # ctest files hold absolute paths of the build machine's checkout.
-SRC=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$ROOT/build-gpu/CMakeCache.txt" 2>/dev/null)
-SRC=${SRC:-/work/main}
-if [ "$ROOT" != "$SRC" ] && [ ! -e "$SRC" ]; then mkdir -p "$(dirname "$SRC")" && ln -s "$ROOT" "$SRC"; fi
+source "$ROOT/bench/gpu_link_source.sh"
+link_build_source "$ROOT/build-gpu"
 B=$ROOT/build-gpu
 GSYS=$B/bin/gsys
 NSYS=/opt/nvidia/nsight-compute/2025.3.1/host/target-linux-x64/nsys

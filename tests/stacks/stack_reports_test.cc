@@ -210,7 +210,6 @@ class StackReportsTest : public ::testing::Test {
 };
 
 TEST_F(StackReportsTest, CallchainsAreSymbolizedAndLinkedToApiRows) {
-  if (!report::Symbolizer::Unavailable().empty()) GTEST_SKIP() << report::Symbolizer::Unavailable();
   auto db = report::Database::Open(report_, report::Database::Mode::kReadOnly);
   ASSERT_TRUE(db.ok());
   // Three stacks, two distinct: calls 7 and 9 share a callchain, call 10 has none.
@@ -233,7 +232,6 @@ TEST_F(StackReportsTest, CallchainsAreSymbolizedAndLinkedToApiRows) {
 }
 
 TEST_F(StackReportsTest, CudaApiCallersRanksSitesByGpuTime) {
-  if (!report::Symbolizer::Unavailable().empty()) GTEST_SKIP() << report::Symbolizer::Unavailable();
   ResultTable t = Run("cuda_api_callers");
   ASSERT_EQ(t.rows.size(), 2u);
   EXPECT_EQ(Number(t, 0, "GPU Time"), 5000);  // calls 7 + 9
@@ -248,7 +246,6 @@ TEST_F(StackReportsTest, CudaApiCallersRanksSitesByGpuTime) {
 }
 
 TEST_F(StackReportsTest, CpuSampleHotspotsCountsLeafFunctions) {
-  if (!report::Symbolizer::Unavailable().empty()) GTEST_SKIP() << report::Symbolizer::Unavailable();
   ResultTable t = Run("cpu_sample_hotspots");
   ASSERT_EQ(t.rows.size(), 2u);
   EXPECT_EQ(Text(t, 0, "Function"), "gsys_test_hot");
@@ -259,7 +256,6 @@ TEST_F(StackReportsTest, CpuSampleHotspotsCountsLeafFunctions) {
 }
 
 TEST_F(StackReportsTest, ChromeExportCarriesBacktraceArgs) {
-  if (!report::Symbolizer::Unavailable().empty()) GTEST_SKIP() << report::Symbolizer::Unavailable();
   std::string out = (dir_ / "t.json").string();
   Status s = export_::ExportReport(report_, "chrome", out, true);
   ASSERT_TRUE(s.ok()) << s.message();

@@ -127,7 +127,7 @@ Status StackSessionImport::Finish() {
     for (auto& [start, m] : mods) list.push_back(m);
     symbolizers_[pid] = std::make_unique<Symbolizer>(std::move(list));
   }
-  if (std::string why = Symbolizer::Unavailable(); !why.empty()) notes_.push_back(why);
+  if (std::string why = Symbolizer::LibdwUnavailable(); !why.empty()) notes_.push_back(why);
   GSYS_RETURN_IF_ERROR(writer_->FlushPending());
   GSYS_RETURN_IF_ERROR(WriteSites());
   return WriteSamples();

@@ -42,7 +42,7 @@ const DwApi& Api() {
     auto* a = new DwApi();
     void* h = dlopen("libdw.so.1", RTLD_NOW | RTLD_LOCAL);
     if (h == nullptr) {
-      a->error = "libdw.so.1 not found (install libdw1 / elfutils): stack frames stay unresolved";
+      a->error = "libdw.so.1 not found: native frames named from the files' ELF symbol tables";
       return a;
     }
     bool ok = Sym(h, &a->begin, "dwfl_begin") && Sym(h, &a->end, "dwfl_end") &&
@@ -54,7 +54,7 @@ const DwApi& Api() {
               Sym(h, &a->build_id, "dwfl_module_build_id") &&
               Sym(h, &a->find_debuginfo, "dwfl_standard_find_debuginfo") &&
               Sym(h, &a->section_address, "dwfl_offline_section_address");
-    if (!ok) a->error = "libdw.so.1 lacks the dwfl functions gsys needs: stack frames stay unresolved";
+    if (!ok) a->error = "libdw.so.1 lacks the dwfl functions gsys needs: native frames named from the files' ELF symbol tables";
     return a;
   }();
   return *api;
@@ -93,20 +93,20 @@ struct Symbolizer::Dwfl {
   }
 };
 
-std::string Symbolizer::Unavailable() { return Api().error; }
+std::string Symbolizer::LibdwUnavailable() { return Api().error; }
 #else
 struct Symbolizer::Dwfl {};
-std::string Symbolizer::Unavailable() {
-  return "gsys was built without elfutils/libdwfl.h: stack frames stay unresolved";
-}
+std::string Symbolizer::LibdwUnavailable() { return "gsys was built without elfutils/libdwfl.h"; }
 #endif
 
-Symbolizer::Symbolizer(std::vector<LoadedModule> modules) : modules_(std::move(modules)) {
+Symbolizer::Symbolizer(std::vector<LoadedModule> modules, Backend backend)
+    : modules_(std::move(modules)) {
   std::sort(modules_.begin(), modules_.end(),
             [](const LoadedModule& a, const LoadedModule& b) { return a.start < b.start; });
+  use_tables_ = backend == Backend::kElfTables || !LibdwUnavailable().empty();
+  if (use_tables_) return;
 #ifdef GSYS_HAVE_LIBDWFL_H
   const DwApi& api = Api();
-  if (!api.error.empty()) return;
   dwfl_ = std::make_unique<Dwfl>();
   dwfl_->callbacks.find_debuginfo = api.find_debuginfo;
   dwfl_->callbacks.section_address = api.section_address;
@@ -142,6 +142,30 @@ const LoadedModule* Symbolizer::ModuleOf(uint64_t address) const {
   return address < it->end ? &*it : nullptr;
 }
 
+const ElfSymbols* Symbolizer::TablesOf(const LoadedModule& m) {
+  auto it = tables_.find(m.start);
+  if (it == tables_.end()) {
+    std::unique_ptr<ElfSymbols> t;
+    if (!m.path.empty() && m.path[0] == '/') t = ElfSymbols::Load(m.path);
+    // The file changed since the capture: its symbols would be wrong.
+    if (t != nullptr && !m.build_id.empty() && !t->build_id().empty() &&
+        t->build_id() != m.build_id) {
+      t.reset();
+    }
+    it = tables_.emplace(m.start, std::move(t)).first;
+  }
+  return it->second.get();
+}
+
+namespace {
+// "name@VERSION" / "name@@VERSION" -> demangled "name".
+std::string PlainName(const char* name) {
+  std::string plain(name);
+  if (size_t at = plain.find('@'); at != std::string::npos && at > 0) plain.resize(at);
+  return Demangle(plain.c_str());
+}
+}  // namespace
+
 const SymbolizedFrame& Symbolizer::Lookup(uint64_t address, bool return_address) {
   uint64_t pc = return_address && address > 0 ? address - 1 : address;
   auto it = cache_.find(pc);
@@ -158,14 +182,20 @@ const SymbolizedFrame& Symbolizer::Lookup(uint64_t address, bool return_address)
       GElf_Sym sym;
       const char* name = api.addrinfo(mod, pc, &offset, &sym, nullptr, nullptr, nullptr);
       if (name != nullptr && name[0] != '\0') {
-        std::string plain(name);
-        if (size_t at = plain.find('@'); at != std::string::npos && at > 0) plain.resize(at);
-        f.symbol = Demangle(plain.c_str());
+        f.symbol = PlainName(name);
         f.resolved = true;
       }
     }
   }
 #endif
+  if (m != nullptr && use_tables_) {
+    const ElfSymbols* t = TablesOf(*m);
+    const char* name = t != nullptr && pc >= m->bias ? t->Find(pc - m->bias) : nullptr;
+    if (name != nullptr && name[0] != '\0') {
+      f.symbol = PlainName(name);
+      f.resolved = true;
+    }
+  }
   if (!f.resolved) f.symbol = Hex(address);
   return cache_.emplace(pc, std::move(f)).first->second;
 }

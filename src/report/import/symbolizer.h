@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // Symbolizer: instruction addresses of one captured process -> (function, module), with the
 // process's module map (format kStackModule records) and the ELF/DWARF files on this machine.
-// Uses elfutils' libdwfl, loaded with dlopen("libdw.so.1") the first time it is needed, so
-// gsys runs where libdw is missing: then every frame stays unresolved ("0xADDR", with its
-// module), and Available() says why. A module whose file is gone or whose GNU build id differs
-// from the captured one is left unresolved rather than symbolized with the wrong file.
+// Uses elfutils' libdwfl, loaded with dlopen("libdw.so.1") the first time it is needed; where
+// libdw is missing (CUDA container images rarely have it) the files' own ELF symbol tables are
+// read instead (elf_symbols.h), which names the same functions for ordinary binaries. A frame
+// that neither names stays unresolved ("0xADDR", with its module). A module whose file is gone
+// or whose GNU build id differs from the captured one is left unresolved rather than
+// symbolized with the wrong file.
 //
 // Threading: one thread.
 #pragma once
@@ -15,6 +17,8 @@
 #include <string>
 #include <unordered_map>
 #include <vector>
+
+#include "report/import/elf_symbols.h"
 
 namespace gsys::report {
 
@@ -32,7 +36,8 @@ struct SymbolizedFrame {
 
 class Symbolizer {
  public:
-  explicit Symbolizer(std::vector<LoadedModule> modules);
+  enum class Backend { kAuto, kElfTables };  // kAuto: libdw when it loads, else ELF tables
+  explicit Symbolizer(std::vector<LoadedModule> modules, Backend backend = Backend::kAuto);
   ~Symbolizer();
   Symbolizer(const Symbolizer&) = delete;
   Symbolizer& operator=(const Symbolizer&) = delete;
@@ -40,15 +45,19 @@ class Symbolizer {
   // `address` as captured; `return_address`: look up address - 1 (the call instruction).
   const SymbolizedFrame& Lookup(uint64_t address, bool return_address);
 
-  // Empty when libdw could be loaded, else the reason (one line).
-  static std::string Unavailable();
+  // Empty when libdw could be loaded, else why not (one line).
+  static std::string LibdwUnavailable();
 
  private:
   struct Dwfl;
   const LoadedModule* ModuleOf(uint64_t address) const;
+  // The module's symbol table (loaded on first use); nullptr if unreadable or rebuilt since.
+  const ElfSymbols* TablesOf(const LoadedModule& m);
 
   std::vector<LoadedModule> modules_;  // sorted by start
   std::unique_ptr<Dwfl> dwfl_;
+  bool use_tables_ = false;
+  std::unordered_map<uint64_t, std::unique_ptr<ElfSymbols>> tables_;  // by module start
   std::vector<uint64_t> stale_;  // starts of modules whose file's build id differs
   std::unordered_map<uint64_t, SymbolizedFrame> cache_;
 };

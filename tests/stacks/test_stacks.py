@@ -5,8 +5,10 @@
   native    native stack at a traced call (GSYS_TEST_STACK_AT=usleep, the test hook that stands
             in for a CUDA API call): OSRT_CALLCHAINS holds the known call path, in order
   python    Python stack at the same point: python3 calls usleep through ctypes.PyDLL (which
-            keeps the GIL, as CUDA calls from Python do); GSYS_PYTHON_CALLCHAINS holds the
-            script's frames as FILE:LINE FUNCTION, innermost first
+            keeps the GIL) and ctypes.CDLL (which releases it, as PyTorch does before it
+            launches kernels), from the main thread and a second thread;
+            GSYS_PYTHON_CALLCHAINS holds the script's frames as FILE:LINE FUNCTION, innermost
+            first, in all four cases
   sampling  -s process-tree: >= 80 % of the main thread's samples land in hot_spin
   flags     bad values of the stack flags exit 2 with a one-line error; aliases print a note
   ctxsw     --cpuctxsw: the main thread's switches alternate in/out, one wait per usleep (or the
@@ -20,12 +22,15 @@ import sys
 import tempfile
 
 PY_SCRIPT = '''import ctypes
-libc = ctypes.PyDLL(None)
+import threading
+held = ctypes.PyDLL(None)
+free = ctypes.CDLL(None)
 
 
 class Model:
     def step(self):
-        libc.usleep(1500)
+        held.usleep(1500)
+        free.usleep(1500)
 
 
 def outer():
@@ -33,6 +38,9 @@ def outer():
 
 
 outer()
+t = threading.Thread(target=outer)
+t.start()
+t.join()
 '''
 
 
@@ -87,18 +95,27 @@ def case_python(gsys, prog, tmp):
     python = os.path.realpath(sys.executable)
     profile(["-t", "osrt", "-e", "GSYS_TEST_STACK_AT=usleep:python", python, script], gsys, rep)
     rows = query(rep + ".gsys-rep",
-                 "SELECT o.callchainId FROM OSRT_API o JOIN StringIds s ON s.id = o.nameId "
-                 "WHERE s.value = 'usleep'")
-    check(len(rows) == 1 and rows[0][0] > 0, f"expected one usleep row with a stack, got {rows}")
-    frames = query(rep + ".gsys-rep",
-                   "SELECT s.value, p.line FROM GSYS_PYTHON_CALLCHAINS p JOIN StringIds s ON "
-                   f"s.id = p.frameId WHERE p.id = {rows[0][0]} ORDER BY p.stackDepth")
+                 "SELECT o.callchainId, o.globalTid FROM OSRT_API o JOIN StringIds s ON "
+                 "s.id = o.nameId WHERE s.value = 'usleep' ORDER BY o.start")
+    check(len(rows) == 4 and all(r[0] > 0 for r in rows),
+          f"expected four usleep rows with a stack, got {rows}")
+    check(rows[0][1] == rows[1][1] and rows[2][1] == rows[3][1] and rows[0][1] != rows[2][1],
+          f"expected two calls on each of two threads: {rows}")
     step = "Model.step" if sys.version_info >= (3, 11) else "step"
-    want = [f"{script}:7 {step}", f"{script}:11 outer", f"{script}:14 <module>"]
-    check([f[0] for f in frames] == want, f"python frames {frames} != {want}")
+    for i, ((cc, _), gil) in enumerate(zip(rows, ["held", "released"] * 2)):
+        frames = [f[0] for f in query(
+            rep + ".gsys-rep", "SELECT s.value, p.line FROM GSYS_PYTHON_CALLCHAINS p JOIN "
+            f"StringIds s ON s.id = p.frameId WHERE p.id = {cc} ORDER BY p.stackDepth")]
+        want = [f"{script}:{9 if gil == 'held' else 10} {step}", f"{script}:14 outer"]
+        if i < 2:
+            check(frames == want + [f"{script}:17 <module>"], f"main, GIL {gil}: {frames}")
+        else:
+            check(frames[:2] == want and len(frames) > 2 and
+                  all("threading.py:" in f for f in frames[2:]), f"thread, GIL {gil}: {frames}")
     native = chain_symbols(rep + ".gsys-rep", "OSRT_CALLCHAINS", rows[0][0])
     check(any("_PyEval_EvalFrame" in s for s in native), f"no interpreter frame in {native[:12]}")
-    print(f"python {sys.version.split()[0]}: {want}")
+    print(f"python {sys.version.split()[0]}: {want} (+ <module>), GIL held and released, "
+          "main thread and a second thread")
 
 
 def case_sampling(gsys, prog, tmp):

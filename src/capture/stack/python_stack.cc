@@ -4,32 +4,34 @@
 #include <dlfcn.h>
 
 #include <atomic>
-#include <cstdio>
-#include <cstring>
+#include <cstdint>
+#include <cstdlib>
+
+#include "capture/stack/python_capi_stack.h"
+#include "capture/stack/python_frames.h"
+#include "capture/stack/python_layout.h"
+#include "capture/stack/python_memory.h"
 
 namespace gsys::capture {
 namespace {
 
 using PyObj = void;
 
-struct PyApi {
-  int (*is_initialized)() = nullptr;
-  PyObj* (*tstate_current)() = nullptr;  // NULL unless this thread holds the GIL
-  PyObj* (*tstate_frame)(PyObj*) = nullptr;
-  PyObj* (*frame_back)(PyObj*) = nullptr;
-  PyObj* (*frame_code)(PyObj*) = nullptr;
-  int (*frame_line)(PyObj*) = nullptr;
-  PyObj* (*get_attr)(PyObj*, const char*) = nullptr;
-  const char* (*utf8)(PyObj*) = nullptr;
-  void (*dec_ref)(PyObj*) = nullptr;
-  void (*err_fetch)(PyObj**, PyObj**, PyObj**) = nullptr;
-  void (*err_restore)(PyObj*, PyObj*, PyObj*) = nullptr;
-  bool qualname = false;  // co_qualname exists (3.11+)
+struct Walker {
+  PyObj* (*gilstate_tstate)() = nullptr;  // this thread's state, GIL or not
+  PythonLayout layout{};
+  PythonTypes types{};
 };
 
-PyApi g_api;
-std::atomic<int> g_state{0};  // 0 unresolved, 1 usable, 2 unavailable
+int (*g_is_initialized)() = nullptr;
+PyObj* (*g_tstate_current)() = nullptr;  // NULL unless this thread holds the GIL
+CApiStack g_capi;
+bool g_capi_ok = false;
+Walker g_walker;
+bool g_walker_ok = false;
 const char* g_why = nullptr;
+const char* g_walker_why = nullptr;
+std::atomic<int> g_state{0};  // 0 unresolved, 1 resolving, 2 usable, 3 unavailable
 
 template <typename F>
 bool Sym(F* slot, const char* name) {
@@ -37,97 +39,121 @@ bool Sym(F* slot, const char* name) {
   return *slot != nullptr;
 }
 
+// "3.12.1 (main, ...)" -> 3, 12. Py_Version (3.11+) is the same as a hex number.
+bool PythonVersion(int* major, int* minor) {
+  const unsigned long* hex = nullptr;
+  if (Sym(&hex, "Py_Version")) {
+    *major = static_cast<int>((*hex >> 24) & 0xFF);
+    *minor = static_cast<int>((*hex >> 16) & 0xFF);
+    return true;
+  }
+  const char* (*get_version)() = nullptr;
+  if (!Sym(&get_version, "Py_GetVersion")) return false;
+  const char* v = get_version();
+  char* end = nullptr;
+  *major = static_cast<int>(std::strtol(v, &end, 10));
+  if (end == v || *end != '.') return false;
+  const char* m = end + 1;
+  *minor = static_cast<int>(std::strtol(m, &end, 10));
+  return end != m;
+}
+
+const char* ResolveWalker() {
+  Walker w;
+  int major = 0, minor = 0;
+  if (!PythonVersion(&major, &minor)) return "cannot tell the CPython version";
+  const PythonLayout* layout = PythonLayoutFor(major, minor);
+  if (layout == nullptr) return "the frame walker knows CPython 3.10-3.13 only";
+  w.layout = *layout;
+  if (!Sym(&w.gilstate_tstate, "PyGILState_GetThisThreadState")) {
+    return "PyGILState_GetThisThreadState not found";
+  }
+  void* code = dlsym(RTLD_DEFAULT, "PyCode_Type");
+  void* str = dlsym(RTLD_DEFAULT, "PyUnicode_Type");
+  void* bytes = dlsym(RTLD_DEFAULT, "PyBytes_Type");
+  if (code == nullptr || str == nullptr || bytes == nullptr)
+    return "CPython type objects not found";
+  w.types = {reinterpret_cast<uintptr_t>(code), reinterpret_cast<uintptr_t>(str),
+             reinterpret_cast<uintptr_t>(bytes)};
+  if (!SafeReadAvailable()) return "process_vm_readv is refused here (seccomp?)";
+  if (minor >= 13) {
+    // The interpreter's own offsets win over the table; a runtime that publishes offsets the
+    // walker cannot use (e.g. a free-threaded build) turns the walker off.
+    void* runtime = dlsym(RTLD_DEFAULT, "_PyRuntime");
+    uint8_t head[kDebugOffsetsBytes];
+    if (runtime != nullptr && SafeRead(reinterpret_cast<uintptr_t>(runtime), head, sizeof head) &&
+        !ApplyDebugOffsets(head, sizeof head, &w.layout)) {
+      return "_PyRuntime's debug offsets are not those of a 3.13 GIL build";
+    }
+  }
+  g_walker = w;
+  return nullptr;
+}
+
 void Resolve() {
-  PyApi a;
-  if (!Sym(&a.is_initialized, "Py_IsInitialized")) {
+  if (!Sym(&g_is_initialized, "Py_IsInitialized")) {
     g_why = "no CPython in this process (Py_IsInitialized not found)";
-    g_state.store(2);
+    g_state.store(3, std::memory_order_release);
     return;
   }
-  // 3.13: PyThreadState_GetUnchecked; 3.10-3.12: _PyThreadState_UncheckedGet. Both return the
-  // thread state current on this thread, NULL when it does not hold the GIL.
-  if (!Sym(&a.tstate_current, "PyThreadState_GetUnchecked") &&
-      !Sym(&a.tstate_current, "_PyThreadState_UncheckedGet")) {
-    g_why = "this CPython exports no unchecked thread-state getter (needs 3.10-3.13)";
-    g_state.store(2);
+  // 3.13: PyThreadState_GetUnchecked; 3.10-3.12: _PyThreadState_UncheckedGet.
+  if (!Sym(&g_tstate_current, "PyThreadState_GetUnchecked")) {
+    Sym(&g_tstate_current, "_PyThreadState_UncheckedGet");
+  }
+  g_capi_ok = g_tstate_current != nullptr && ResolveCApiStack(&g_capi);
+  g_walker_why = ResolveWalker();
+  g_walker_ok = g_walker_why == nullptr;
+  if (!g_capi_ok && !g_walker_ok) {
+    g_why = g_walker_why;
+    g_state.store(3, std::memory_order_release);
     return;
   }
-  bool ok = Sym(&a.tstate_frame, "PyThreadState_GetFrame") &&
-            Sym(&a.frame_back, "PyFrame_GetBack") && Sym(&a.frame_code, "PyFrame_GetCode") &&
-            Sym(&a.frame_line, "PyFrame_GetLineNumber") &&
-            Sym(&a.get_attr, "PyObject_GetAttrString") && Sym(&a.utf8, "PyUnicode_AsUTF8") &&
-            Sym(&a.dec_ref, "Py_DecRef") && Sym(&a.err_fetch, "PyErr_Fetch") &&
-            Sym(&a.err_restore, "PyErr_Restore");
-  if (!ok) {
-    g_why = "this CPython lacks the frame API gsys uses (needs 3.9+)";
-    g_state.store(2);
-    return;
-  }
-  // co_qualname arrived with 3.11, as did PyCode_Addr2Location (a cheap version probe).
-  a.qualname = dlsym(RTLD_DEFAULT, "PyCode_Addr2Location") != nullptr;
-  g_api = a;
-  g_state.store(1);
+  g_state.store(2, std::memory_order_release);
 }
 
 bool Ready() {
   int s = g_state.load(std::memory_order_acquire);
   if (s == 0) {
-    Resolve();
-    s = g_state.load();
+    int expected = 0;
+    if (g_state.compare_exchange_strong(expected, 1, std::memory_order_acq_rel)) Resolve();
+    s = g_state.load(std::memory_order_acquire);
   }
-  return s == 1;
+  return s == 2;
 }
 
-// Appends `s` (as UTF-8 text of a str object's attribute) to out; returns bytes.
-size_t AttrText(PyObj* obj, const char* attr, char* out, size_t cap) {
-  PyObj* v = g_api.get_attr(obj, attr);
-  if (v == nullptr) return 0;
-  const char* s = g_api.utf8(v);
-  size_t n = 0;
-  if (s != nullptr) {
-    n = std::strlen(s);
-    if (n > cap) n = cap;
-    std::memcpy(out, s, n);
-  }
-  g_api.dec_ref(v);
-  return n;
+size_t Walk(char* out, size_t cap) {
+  PyObj* tstate = g_tstate_current != nullptr ? g_tstate_current() : nullptr;
+  if (tstate == nullptr) tstate = g_walker.gilstate_tstate();
+  if (tstate == nullptr) return 0;
+  return WalkPythonFrames(g_walker.layout, g_walker.types, reinterpret_cast<uintptr_t>(tstate), out,
+                          cap);
+}
+
+size_t CApi(char* out, size_t cap) {
+  PyObj* tstate = g_tstate_current();
+  if (tstate == nullptr) return 0;
+  return CaptureCApiStack(g_capi, tstate, out, cap);
 }
 
 }  // namespace
 
 const char* PythonStackUnavailable() { return Ready() ? nullptr : g_why; }
 
+const char* PythonWalkerUnavailable() {
+  if (!Ready()) return g_why;
+  return g_walker_why;
+}
+
+size_t CapturePythonStackWith(PythonStackMethod method, char* out, size_t cap) {
+  if (!Ready() || g_is_initialized() == 0) return 0;
+  size_t n = 0;
+  if (g_walker_ok && method != PythonStackMethod::kCApi) n = Walk(out, cap);
+  if (n == 0 && g_capi_ok && method != PythonStackMethod::kWalker) n = CApi(out, cap);
+  return n;
+}
+
 size_t CapturePythonStack(char* out, size_t cap) {
-  if (!Ready() || g_api.is_initialized() == 0) return 0;
-  PyObj* tstate = g_api.tstate_current();
-  if (tstate == nullptr) return 0;
-  PyObj *type = nullptr, *value = nullptr, *tb = nullptr;
-  g_api.err_fetch(&type, &value, &tb);  // attribute lookups must not see a pending error
-  size_t used = 0;
-  PyObj* frame = g_api.tstate_frame(tstate);  // new reference (or NULL)
-  for (int depth = 0; frame != nullptr && depth < 128; ++depth) {
-    char line[1024];
-    size_t n = 0;
-    PyObj* code = g_api.frame_code(frame);
-    if (code != nullptr) {
-      n += AttrText(code, "co_filename", line, 600);
-      n += static_cast<size_t>(
-          std::snprintf(line + n, sizeof(line) - n, "\x1f%d\x1f", g_api.frame_line(frame)));
-      n += AttrText(code, g_api.qualname ? "co_qualname" : "co_name", line + n,
-                    sizeof(line) - n - 1);
-      line[n++] = '\n';
-      g_api.dec_ref(code);
-    }
-    if (used + n > cap) break;
-    std::memcpy(out + used, line, n);
-    used += n;
-    PyObj* back = g_api.frame_back(frame);
-    g_api.dec_ref(frame);
-    frame = back;
-  }
-  if (frame != nullptr) g_api.dec_ref(frame);
-  g_api.err_restore(type, value, tb);
-  return used;
+  return CapturePythonStackWith(PythonStackMethod::kAuto, out, cap);
 }
 
 }  // namespace gsys::capture

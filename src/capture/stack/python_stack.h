@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
-// The Python stack of the calling thread, read in-process through CPython's public C API
-// (3.9+: PyThreadState_GetFrame, PyFrame_GetBack/GetCode/GetLineNumber), resolved with
-// dlsym(RTLD_DEFAULT) the first time it is asked for. Only a thread that holds the GIL has a
-// current thread state, and only then is a stack read: CUDA calls made from Python hold it,
-// so calling into the interpreter there is allowed. No per-version struct layouts are used.
+// The Python stack of the calling thread, read in-process. Two ways, both resolved with
+// dlsym(RTLD_DEFAULT) the first time a stack is asked for:
+//  * the frame walker (python_frames.h): finds this thread's PyThreadState without the GIL
+//    (PyGILState_GetThisThreadState reads a thread-specific key) and reads the interpreter's
+//    structures directly at per-version offsets (CPython 3.10..3.13). Works whether or not the
+//    thread holds the GIL, which matters because PyTorch releases it before launching kernels.
+//  * CPython's public frame API (PyThreadState_GetFrame, PyFrame_GetBack/GetLineNumber, 3.9+):
+//    only when the thread holds the GIL; used where the walker does not know the version or
+//    gave up.
 #pragma once
 
 #include <cstddef>
@@ -12,10 +16,19 @@ namespace gsys::capture {
 
 // Writes the stack innermost first, one frame per line, "FILE\x1fLINE\x1fFUNCTION\n"
 // (format/stack_records.h), at most `cap` bytes (whole frames only). Returns the bytes
-// written; 0 when the process has no CPython or this thread does not hold the GIL.
+// written; 0 when the process has no CPython or this thread has no Python frames.
 size_t CapturePythonStack(char* out, size_t cap);
 
 // Why CapturePythonStack always returns 0 in this process, or nullptr when it can work.
 const char* PythonStackUnavailable();
+
+// Which way to read the stack (tests and benchmarks pick one; the capture uses kAuto).
+enum class PythonStackMethod { kAuto, kWalker, kCApi };
+
+// CapturePythonStack through `method` only (kAuto: the walker, else the C API with the GIL).
+size_t CapturePythonStackWith(PythonStackMethod method, char* out, size_t cap);
+
+// Why the walker is off in this process (then only GIL holders get stacks), or nullptr.
+const char* PythonWalkerUnavailable();
 
 }  // namespace gsys::capture

@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "capture/stack/python_frames.h"
+
+#include <cstring>
+
+#include "capture/stack/python_memory.h"
+
+namespace gsys::capture {
+namespace {
+
+constexpr int64_t kMaxCodeBytes = int64_t{1} << 28;
+
+uintptr_t Ptr(const uint8_t* base, uint32_t at) {
+  uintptr_t v;
+  std::memcpy(&v, base + at, sizeof v);
+  return v;
+}
+
+int32_t I32(const uint8_t* base, uint32_t at) {
+  int32_t v;
+  std::memcpy(&v, base + at, sizeof v);
+  return v;
+}
+
+int64_t I64(const uint8_t* base, uint32_t at) {
+  int64_t v;
+  std::memcpy(&v, base + at, sizeof v);
+  return v;
+}
+
+// Output cursor over the caller's buffer.
+struct Out {
+  char* buf;
+  size_t cap;
+  size_t used;
+  bool Put(char c) {
+    if (used >= cap) return false;
+    buf[used++] = c;
+    return true;
+  }
+};
+
+// Appends code point `cp` as UTF-8.
+bool PutUtf8(Out* o, uint32_t cp) {
+  if (cp < 0x80) return o->Put(static_cast<char>(cp));
+  if (cp < 0x800) {
+    return o->Put(static_cast<char>(0xC0 | (cp >> 6))) &&
+           o->Put(static_cast<char>(0x80 | (cp & 0x3F)));
+  }
+  if (cp < 0x10000) {
+    return o->Put(static_cast<char>(0xE0 | (cp >> 12))) &&
+           o->Put(static_cast<char>(0x80 | ((cp >> 6) & 0x3F))) &&
+           o->Put(static_cast<char>(0x80 | (cp & 0x3F)));
+  }
+  if (cp > 0x10FFFF) cp = 0xFFFD;
+  return o->Put(static_cast<char>(0xF0 | (cp >> 18))) &&
+         o->Put(static_cast<char>(0x80 | ((cp >> 12) & 0x3F))) &&
+         o->Put(static_cast<char>(0x80 | ((cp >> 6) & 0x3F))) &&
+         o->Put(static_cast<char>(0x80 | (cp & 0x3F)));
+}
+
+// Appends the text of str object `obj` (compact strings only: every code object's names are),
+// at most `max` characters. False when `obj` is not a readable compact str.
+bool PutStr(const PythonLayout& l, const PythonTypes& t, uintptr_t obj, size_t max, Out* o) {
+  uint8_t head[96];
+  if (l.str_compact_data > sizeof head || !SafeRead(obj, head, l.str_ascii_data)) return false;
+  if (Ptr(head, 8) != t.str) return false;
+  int64_t length = I64(head, l.str_length);
+  uint32_t state;
+  std::memcpy(&state, head + l.str_state, sizeof state);
+  unsigned kind = (state >> 2) & 7;
+  bool compact = (state >> 5) & 1;
+  bool ascii = (state >> 6) & 1;
+  if (!compact || length < 0 || (kind != 1 && kind != 2 && kind != 4)) return false;
+  size_t n = static_cast<size_t>(length) < max ? static_cast<size_t>(length) : max;
+  uint8_t text[kMaxPythonFileBytes * 4];
+  if (ascii) {
+    if (!SafeRead(obj + l.str_ascii_data, text, n)) return false;
+    for (size_t i = 0; i < n; ++i) {
+      if (!o->Put(text[i] < 0x80 && text[i] >= 0x20 ? static_cast<char>(text[i]) : '?')) {
+        return false;
+      }
+    }
+    return true;
+  }
+  if (!SafeRead(obj + l.str_compact_data, text, n * kind)) return false;
+  for (size_t i = 0; i < n; ++i) {
+    uint32_t cp = text[i * kind];
+    if (kind == 2) {
+      uint16_t u;
+      std::memcpy(&u, text + i * 2, 2);
+      cp = u;
+    } else if (kind == 4) {
+      std::memcpy(&cp, text + i * 4, 4);
+    }
+    if (cp < 0x20 || (cp >= 0xD800 && cp < 0xE000)) cp = '?';
+    if (!PutUtf8(o, cp)) return false;
+  }
+  return true;
+}
+
+bool PutInt(Out* o, int v) {
+  char digits[16];
+  int n = 0;
+  unsigned u = v < 0 ? 0u - static_cast<unsigned>(v) : static_cast<unsigned>(v);
+  do {
+    digits[n++] = static_cast<char>('0' + u % 10);
+    u /= 10;
+  } while (u != 0);
+  if (v < 0 && !o->Put('-')) return false;
+  while (n > 0) {
+    if (!o->Put(digits[--n])) return false;
+  }
+  return true;
+}
+
+// Line of byte offset `addr` in `code` (already copied to `cb`).
+int CodeLine(const PythonLayout& l, const PythonTypes& t, const uint8_t* cb, int64_t addr) {
+  int first_line = I32(cb, l.co_firstlineno);
+  uintptr_t table = Ptr(cb, l.co_linetable);
+  uint8_t head[64];
+  if (l.bytes_data > sizeof head || !SafeRead(table, head, l.bytes_data)) return -1;
+  if (Ptr(head, 8) != t.bytes) return -1;
+  int64_t size = I64(head, l.bytes_size);
+  if (size < 0) return -1;
+  size_t n = static_cast<size_t>(size) < kMaxLineTableBytes ? static_cast<size_t>(size)
+                                                            : kMaxLineTableBytes;
+  uint8_t bytes[kMaxLineTableBytes];
+  if (!SafeRead(table + l.bytes_data, bytes, n)) return -1;
+  return l.minor == 10 ? LineFrom310Table(bytes, n, first_line, addr)
+                       : LineFromLocationTable(bytes, n, first_line, addr);
+}
+
+// The first frame: 3.11/3.12 keep it behind tstate->cframe.
+bool FirstFrame(const PythonLayout& l, uintptr_t tstate, uintptr_t* frame) {
+  if (!SafeRead(tstate + l.tstate_frame, frame, sizeof *frame)) return false;
+  if ((l.minor == 11 || l.minor == 12) && *frame != 0) {
+    return SafeRead(*frame + l.cframe_current, frame, sizeof *frame);
+  }
+  return true;
+}
+
+}  // namespace
+
+int LineFrom310Table(const uint8_t* table, size_t n, int first_line, int64_t addr) {
+  if (addr < 0) return first_line;
+  int line = first_line;
+  int ar_line = -1;
+  int64_t end = 0;
+  for (size_t i = 0; i + 1 < n; i += 2) {
+    int64_t start = end;
+    end += table[i];
+    int delta = static_cast<int8_t>(table[i + 1]);
+    if (delta == -128) {
+      ar_line = -1;
+    } else {
+      line += delta;
+      ar_line = line;
+    }
+    if (start != end && addr < end) return ar_line;
+  }
+  return -1;
+}
+
+int LineFromLocationTable(const uint8_t* table, size_t n, int first_line, int64_t addr) {
+  int line = first_line;
+  int64_t pos = 0;
+  size_t i = 0;
+  while (i < n) {
+    uint8_t b = table[i];
+    if ((b & 0x80) == 0) return -1;  // not at an entry start: malformed
+    int code = (b >> 3) & 15;
+    int64_t len = ((b & 7) + 1) * 2;
+    int delta = 0;
+    if (code == 13 || code == 14) {  // no-column and long forms: signed varint line delta
+      uint32_t v = 0;
+      int shift = 0;
+      size_t j = i + 1;
+      uint8_t c;
+      do {
+        if (j >= n || shift > 28) return -1;
+        c = table[j++];
+        v |= static_cast<uint32_t>(c & 63) << shift;
+        shift += 6;
+      } while (c & 64);
+      delta = (v & 1) ? -static_cast<int>(v >> 1) : static_cast<int>(v >> 1);
+    } else if (code >= 10 && code <= 12) {  // one-line forms
+      delta = code - 10;
+    }
+    line += delta;
+    if (addr < pos + len) return code == 15 ? -1 : line;
+    pos += len;
+    do {
+      ++i;
+    } while (i < n && (table[i] & 0x80) == 0);
+  }
+  return -1;
+}
+
+size_t WalkPythonFrames(const PythonLayout& l, const PythonTypes& t, uintptr_t tstate, char* out,
+                        size_t cap) {
+  SafeReadBeginWalk();
+  uintptr_t frame = 0;
+  if (tstate == 0 || !FirstFrame(l, tstate, &frame)) return 0;
+  Out o{out, cap, 0};
+  uint8_t fb[160];
+  uint8_t cb[320];
+  if (l.frame_read > sizeof fb || l.code_read > sizeof cb) return 0;
+  for (int depth = 0; frame != 0; ++depth) {
+    if (depth == kMaxPythonDepth || !SafeRead(frame, fb, l.frame_read)) return 0;
+    uintptr_t code = Ptr(fb, l.frame_code);
+    uint8_t owner = l.frame_owner != 0 ? fb[l.frame_owner] : 0;
+    uintptr_t self = frame;
+    frame = Ptr(fb, l.frame_back);
+    if (frame == self) return 0;
+    if (l.minor >= 12 && owner == kFrameOwnedByCStack) continue;  // C entry shim
+    if (!SafeRead(code, cb, l.code_read) || Ptr(cb, 8) != t.code) return 0;
+    int64_t addr;
+    if (l.minor == 10) {
+      int32_t lasti = I32(fb, l.frame_instr);  // in code units
+      addr = lasti < 0 ? -1 : int64_t{lasti} * 2;
+    } else {
+      addr = static_cast<int64_t>(Ptr(fb, l.frame_instr) - (code + l.co_code));
+      if (addr < -2 || addr > kMaxCodeBytes) return 0;
+      // Incomplete: still making cells or the generator (pycore_frame.h); CPython's own frame
+      // API skips these too.
+      if (owner != kFrameOwnedByGenerator && addr < int64_t{I32(cb, l.co_firsttraceable)} * 2) {
+        continue;
+      }
+    }
+    size_t frame_start = o.used;
+    bool ok = PutStr(l, t, Ptr(cb, l.co_filename), kMaxPythonFileBytes, &o) && o.Put('\x1f') &&
+              PutInt(&o, CodeLine(l, t, cb, addr)) && o.Put('\x1f') &&
+              PutStr(l, t, Ptr(cb, l.co_name), kMaxPythonNameBytes, &o) && o.Put('\n');
+    if (!ok) {
+      if (o.used < o.cap) return 0;  // not a str: give up on the whole stack
+      o.used = frame_start;          // out of room: keep the whole frames written so far
+      break;
+    }
+  }
+  return o.used;
+}
+
+}  // namespace gsys::capture

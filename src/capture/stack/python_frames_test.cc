@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: Apache-2.0
+// The Python frame walker without an interpreter: line tables taken from real code objects,
+// safe reads of unmapped memory, and walks over interpreter-shaped memory built here, intact
+// and corrupted (the walker must give up with no frames, never fault).
+#include "capture/stack/python_frames.h"
+
+#include <gtest/gtest.h>
+#include <sys/mman.h>
+
+#include <cstring>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "capture/stack/python_layout.h"
+#include "capture/stack/python_memory.h"
+
+namespace gsys::capture {
+namespace {
+
+std::vector<uint8_t> Hex(const char* s) {
+  std::vector<uint8_t> v;
+  for (size_t i = 0; s[i] != 0 && s[i + 1] != 0; i += 2) {
+    v.push_back(static_cast<uint8_t>(std::stoi(std::string(s + i, 2), nullptr, 16)));
+  }
+  return v;
+}
+
+// def f(a):  (line 2)
+//     x = a + 1 / blank / if x > 2: / y = [i for i in range(x)] / else: / y = None /
+//     return (x, / y)
+// co_linetable and co_lines() of that function, printed by each interpreter.
+TEST(PythonLineTable, Python310) {
+  auto t = Hex("0801080212010203020104ff04ff0201020104ff");
+  std::vector<std::pair<int, int>> want = {{0, 3},  {8, 5},  {16, 6}, {34, 9},  {36, 10},
+                                           {38, 9}, {42, 8}, {46, 9}, {48, 10}, {50, 9}};
+  for (auto [addr, line] : want) {
+    EXPECT_EQ(LineFrom310Table(t.data(), t.size(), 2, addr), line) << addr;
+    EXPECT_EQ(LineFrom310Table(t.data(), t.size(), 2, addr + 1), line) << addr;
+  }
+  EXPECT_EQ(LineFrom310Table(t.data(), t.size(), 2, -1), 2);  // not started: first line
+  EXPECT_EQ(LineFrom310Table(t.data(), t.size(), 2, 1000), -1);
+}
+
+TEST(PythonLineTable, Python311LocationTable) {
+  auto t =
+      Hex("8000d80809884189058041e00708883182758075d80c21d00c219d05986199089c08d00c21d10c21d40c21"
+          "88018801e00c108801d80c0dd80c0df003010c0ff00001050f");
+  std::vector<std::pair<int, int>> want = {
+      {0, 2},  {2, 3},  {4, 3},  {6, 3},  {10, 3}, {12, 5},  {14, 5}, {16, 5}, {22, 5},
+      {24, 6}, {26, 6}, {28, 6}, {40, 6}, {42, 6}, {46, 6},  {56, 6}, {58, 6}, {62, 6},
+      {72, 6}, {74, 6}, {76, 8}, {78, 8}, {80, 9}, {82, 10}, {84, 9}, {86, 9}};
+  for (auto [addr, line] : want)
+    EXPECT_EQ(LineFromLocationTable(t.data(), t.size(), 2, addr), line) << addr;
+  EXPECT_EQ(LineFromLocationTable(t.data(), t.size(), 2, 10000), -1);
+  // Garbage: a table that does not start at an entry, and one cut inside a varint.
+  uint8_t bad[] = {0x01, 0x02};
+  EXPECT_EQ(LineFromLocationTable(bad, sizeof bad, 2, 0), -1);
+  uint8_t cut[] = {0xE8, 0x41};  // long form, varint continues past the end
+  EXPECT_EQ(LineFromLocationTable(cut, sizeof cut, 2, 0), -1);
+}
+
+TEST(PythonSafeRead, UnmappedAndLowAddresses) {
+  ASSERT_TRUE(SafeReadAvailable());
+  void* p = mmap(nullptr, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(p, MAP_FAILED);
+  auto a = reinterpret_cast<uintptr_t>(p);
+  std::memset(p, 7, 8192);
+  uint64_t v = 0;
+  EXPECT_TRUE(SafeRead(a + 4096, &v, sizeof v));
+  EXPECT_EQ(v, 0x0707070707070707ull);
+  uint64_t calls = SafeReadSyscalls();
+  EXPECT_TRUE(SafeRead(a + 4100, &v, sizeof v));  // same page: remembered, no syscall
+  EXPECT_EQ(SafeReadSyscalls(), calls);
+  SafeReadForgetAll();
+  munmap(reinterpret_cast<void*>(a + 4096), 4096);
+  EXPECT_FALSE(SafeRead(a + 4096, &v, sizeof v));
+  char buf[64];
+  EXPECT_EQ(SafeReadPartial(a + 4096 - 16, buf, sizeof buf), 16u);  // stops at the hole
+  EXPECT_FALSE(SafeRead(0, &v, sizeof v));
+  EXPECT_FALSE(SafeRead(16, &v, sizeof v));
+  EXPECT_FALSE(SafeRead(~uintptr_t{0} - 4, &v, sizeof v));
+  munmap(p, 4096);
+}
+
+// Interpreter-shaped memory for the 3.12 layout: a thread state whose cframe points at a chain
+// of frames, with code objects, str and bytes objects, all in one arena.
+class FakePython {
+ public:
+  FakePython() : l_(*PythonLayoutFor(3, 12)), mem_(1 << 16, 0) {
+    types_ = {Addr(Alloc(16)), Addr(Alloc(16)), Addr(Alloc(16))};
+    tstate_ = Alloc(128);
+    cframe_ = Alloc(16);
+    Put(tstate_ + l_.tstate_frame, Addr(cframe_));
+  }
+  // Pushes a frame of function `name` in `file`, first line `first`, at instruction index
+  // `instr` of a code object whose location table is `table`. Returns the frame's position.
+  size_t Push(const char* file, const char* name, int first, int instr,
+              const std::vector<uint8_t>& table, uint8_t owner = 0) {
+    size_t code = Alloc(l_.code_read + 64);
+    Put(code + 8, types_.code);
+    Put(code + l_.co_filename, Addr(Str(file)));
+    Put(code + l_.co_name, Addr(Str(name)));
+    Put(code + l_.co_linetable, Addr(Bytes(table)));
+    Put32(code + l_.co_firstlineno, first);
+    Put32(code + l_.co_firsttraceable, 0);
+    size_t frame = Alloc(l_.frame_read);
+    Put(frame + l_.frame_code, Addr(code));
+    Put(frame + l_.frame_instr, Addr(code + l_.co_code) + static_cast<uintptr_t>(instr) * 2);
+    mem_[frame + l_.frame_owner] = owner;
+    uintptr_t top;
+    std::memcpy(&top, &mem_[cframe_ + l_.cframe_current], 8);
+    Put(frame + l_.frame_back, top);
+    Put(cframe_ + l_.cframe_current, Addr(frame));
+    return frame;
+  }
+  std::string Walk(size_t cap = 4096) {
+    char out[4096];
+    size_t n = WalkPythonFrames(l_, types_, Addr(tstate_), out, cap);
+    return std::string(out, n);
+  }
+  uintptr_t Addr(size_t pos) { return reinterpret_cast<uintptr_t>(mem_.data()) + pos; }
+  void Put(size_t pos, uintptr_t v) { std::memcpy(&mem_[pos], &v, 8); }
+  void Put32(size_t pos, int32_t v) { std::memcpy(&mem_[pos], &v, 4); }
+  size_t Str(const char* s) {
+    size_t n = std::strlen(s);
+    size_t o = Alloc(l_.str_ascii_data + n + 1);
+    Put(o + 8, types_.str);
+    Put(o + l_.str_length, n);
+    uint32_t state = (1u << 2) | (1u << 5) | (1u << 6);  // kind 1, compact, ascii
+    std::memcpy(&mem_[o + l_.str_state], &state, 4);
+    std::memcpy(&mem_[o + l_.str_ascii_data], s, n);
+    return o;
+  }
+  size_t Bytes(const std::vector<uint8_t>& b) {
+    size_t o = Alloc(l_.bytes_data + b.size() + 1);
+    Put(o + 8, types_.bytes);
+    Put(o + l_.bytes_size, b.size());
+    std::memcpy(&mem_[o + l_.bytes_data], b.data(), b.size());
+    return o;
+  }
+  const PythonLayout& layout() const { return l_; }
+
+ private:
+  size_t Alloc(size_t n) {
+    size_t o = next_;
+    next_ += (n + 15) & ~size_t{15};
+    return o;
+  }
+  PythonLayout l_;
+  std::vector<uint8_t> mem_;
+  PythonTypes types_{};
+  size_t tstate_ = 0, cframe_ = 0, next_ = 64;
+};
+
+// One entry per line: "one-line" form 11 (line + 1), covering 8 code units, no columns used.
+std::vector<uint8_t> LinePerEightUnits(int lines) {
+  std::vector<uint8_t> t;
+  for (int i = 0; i < lines; ++i) {
+    t.push_back(static_cast<uint8_t>(0x80 | (11 << 3) | 7));
+    t.push_back(0);
+    t.push_back(0);
+  }
+  return t;
+}
+
+TEST(PythonWalker, WalksSyntheticFrames) {
+  FakePython py;
+  auto t = LinePerEightUnits(10);
+  py.Push("/app/train.py", "<module>", 1, 3, t);      // unit 3: entry 0 -> line 2
+  py.Push("/app/train.py", "Model.step", 20, 17, t);  // unit 17: entry 2 -> line 23
+  size_t shim = py.Push("<shim>", "<shim>", 1, 0, t, kFrameOwnedByCStack);
+  (void)shim;
+  py.Push("/app/net.py", "forward", 5, 8, t);  // unit 8: entry 1 -> line 7
+  EXPECT_EQ(py.Walk(),
+            "/app/net.py\x1f"
+            "7\x1f"
+            "forward\n"
+            "/app/train.py\x1f"
+            "23\x1f"
+            "Model.step\n"
+            "/app/train.py\x1f"
+            "2\x1f"
+            "<module>\n");
+}
+
+TEST(PythonWalker, GivesUpOnGarbage) {
+  auto t = LinePerEightUnits(4);
+  {
+    FakePython py;  // code object of the wrong type
+    size_t f = py.Push("/a.py", "f", 1, 0, t);
+    uintptr_t code;
+    std::memcpy(&code, reinterpret_cast<void*>(py.Addr(f) + py.layout().frame_code), 8);
+    *reinterpret_cast<uintptr_t*>(code + 8) = 0x1234;
+    EXPECT_EQ(py.Walk(), "");
+  }
+  {
+    FakePython py;  // a frame pointing at unmapped memory
+    size_t f = py.Push("/a.py", "f", 1, 0, t);
+    void* hole = mmap(nullptr, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    munmap(hole, 4096);
+    py.Put(f + py.layout().frame_back, reinterpret_cast<uintptr_t>(hole));
+    EXPECT_EQ(py.Walk(), "");
+  }
+  {
+    FakePython py;  // a cycle: bounded by kMaxPythonDepth, then no frames
+    size_t f1 = py.Push("/a.py", "f", 1, 0, t);
+    size_t f2 = py.Push("/a.py", "g", 1, 0, t);
+    py.Put(f1 + py.layout().frame_back, py.Addr(f2));
+    EXPECT_EQ(py.Walk(), "");
+  }
+  {
+    FakePython py;  // a name that is not a compact str
+    size_t f = py.Push("/a.py", "f", 1, 0, t);
+    uintptr_t code;
+    std::memcpy(&code, reinterpret_cast<void*>(py.Addr(f) + py.layout().frame_code), 8);
+    uintptr_t name = *reinterpret_cast<uintptr_t*>(code + py.layout().co_name);
+    *reinterpret_cast<uint32_t*>(name + py.layout().str_state) = 0;
+    EXPECT_EQ(py.Walk(), "");
+  }
+}
+
+TEST(PythonWalker, KeepsWholeFramesWhenOutOfRoom) {
+  FakePython py;
+  auto t = LinePerEightUnits(4);
+  py.Push("/outer.py", "outer", 1, 0, t);
+  py.Push("/inner.py", "inner", 1, 0, t);
+  char out[24];
+  size_t n = WalkPythonFrames(py.layout(), {}, 0, out, sizeof out);
+  EXPECT_EQ(n, 0u);  // no thread state
+  EXPECT_EQ(py.Walk(),
+            "/inner.py\x1f"
+            "2\x1f"
+            "inner\n/outer.py\x1f"
+            "2\x1f"
+            "outer\n");
+  EXPECT_EQ(py.Walk(30),
+            "/inner.py\x1f"
+            "2\x1f"
+            "inner\n");  // the outer frame does not fit
+  EXPECT_EQ(py.Walk(10), "");
+}
+
+TEST(PythonLayout, DebugOffsetsMustMatch) {
+  PythonLayout l = *PythonLayoutFor(3, 13);
+  uint8_t rt[kDebugOffsetsBytes] = {};
+  EXPECT_FALSE(ApplyDebugOffsets(rt, sizeof rt, &l));  // no cookie
+  EXPECT_EQ(PythonLayoutFor(3, 9), nullptr);
+  EXPECT_EQ(PythonLayoutFor(3, 14), nullptr);
+}
+
+}  // namespace
+}  // namespace gsys::capture

@@ -43,7 +43,10 @@ std::vector<FlagSpec> WithStackFlags(std::vector<FlagSpec> flags) {
 const std::vector<FlagSpec>& ProfileFlags() {
   static const std::vector<FlagSpec> kFlags = WithStackFlags({
       {"trace", 't', FlagValue::kRequired, "LIST",
-       "cuda, nvtx, osrt, cublas, cudnn or none (cublas/cudnn imply cuda). Default: cuda,nvtx,osrt."},
+       "cuda, nvtx, osrt, cublas, cudnn, mpi or none (cublas/cudnn imply cuda). "
+       "Default: cuda,nvtx,osrt."},
+      {"mpi-impl", 0, FlagValue::kRequired, "openmpi|mpich",
+       "Accepted for nsys compatibility: -t mpi detects Open MPI or MPICH itself."},
       {"output", 'o', FlagValue::kRequired, "NAME",
        "Report name; %q{VAR} %h %p %n %% expand, .gsys-rep is appended. Default: report%n."},
       {"force-overwrite", 'f', FlagValue::kBool, "", "Overwrite an existing report."},
@@ -98,7 +101,7 @@ Result<int64_t> ParseSeconds(const std::string& flag, const std::string& text) {
 // be attributed to the library calls that launched them.
 Result<std::string> ParseTrace(const std::string& text) {
   static const std::vector<std::string> kKnown = {"cuda", "nvtx", "osrt", "cublas", "cublas-verbose",
-                                                  "cudnn", "none"};
+                                                  "cudnn", "mpi", "none"};
   std::vector<std::string> kept;
   auto parts = Split(text, ',');
   auto add = [&](const std::string& v) {
@@ -179,6 +182,22 @@ Status ApplyCudaFlags(const ParsedFlags& flags, launcher::CaptureSettings* c) {
   c->python_dir = PythonDir(c->inject_library);
   if (c->python_dir.empty()) return Error(StatusCode::kNotFound, "profile: --pytorch: cannot find gsys/python/sitecustomize.py next to libgsys-inject.so");
   c->pytorch = torch;
+  return OkStatus();
+}
+
+// -t mpi: libgsys-mpi.so next to libgsys-inject.so; --mpi-impl is checked, not needed.
+Status ApplyMpiFlags(const ParsedFlags& flags, launcher::CaptureSettings* c) {
+  if (auto v = flags.Last("mpi-impl"); v && *v != "openmpi" && *v != "mpich") {
+    return Bad("bad --mpi-impl '" + *v + "' (expected openmpi or mpich)");
+  }
+  std::vector<std::string> trace = Split(c->trace, ',');
+  if (std::find(trace.begin(), trace.end(), "mpi") == trace.end()) return OkStatus();
+  std::error_code ec;
+  fs::path p = fs::path(c->inject_library).parent_path() / "libgsys-mpi.so";
+  if (!fs::exists(p, ec)) {
+    return Error(StatusCode::kNotFound, "profile: -t mpi: cannot find " + p.string());
+  }
+  c->mpi_library = p.string();
   return OkStatus();
 }
 
@@ -401,6 +420,7 @@ Status BuildPlan(const ParsedFlags& flags, Plan* plan) {
   c.inject_library = InjectLibraryPath();
   if (c.inject_library.empty()) return Error(StatusCode::kNotFound, "profile: cannot find libgsys-inject.so next to gsys (set GSYS_INJECT_LIBRARY)");
   GSYS_RETURN_IF_ERROR(ApplyCudaFlags(flags, &c));
+  GSYS_RETURN_IF_ERROR(ApplyMpiFlags(flags, &c));
   std::vector<std::string> notes;
   GSYS_RETURN_IF_ERROR(ApplyStackFlags(flags, &c, &notes));
   for (const auto& n : notes) std::fprintf(stderr, "gsys: note: %s\n", n.c_str());

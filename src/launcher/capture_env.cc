@@ -20,6 +20,7 @@ std::vector<std::string> BuildCaptureEnv(const std::vector<std::string>& base,
   for (const auto& e : base) set(e);
   for (const auto& e : user) set(e);
   std::string preload = s.inject_library;
+  if (!s.mpi_library.empty()) preload = s.mpi_library + ":" + preload;
   if (vars.count("LD_PRELOAD") && !vars["LD_PRELOAD"].empty()) preload += ":" + vars["LD_PRELOAD"];
   set("LD_PRELOAD=" + preload);
   if (s.trace.find("nvtx") != std::string::npos) {

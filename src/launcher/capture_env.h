@@ -12,6 +12,7 @@ namespace gsys::launcher {
 
 struct CaptureSettings {
   std::string inject_library;  // absolute path of libgsys-inject.so
+  std::string mpi_library;     // libgsys-mpi.so, preloaded first when set (-t mpi)
   std::string session_dir;
   std::string trace;           // "nvtx,osrt,cuda" or "none"
   int64_t osrt_threshold_ns = 1000;

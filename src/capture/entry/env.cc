@@ -43,6 +43,7 @@ void ParseTrace(const char* text, CaptureConfig* c) {
   c->trace_cuda = HasWord(text, "cuda");
   c->trace_cublas = HasWord(text, "cublas");
   c->trace_cudnn = HasWord(text, "cudnn");
+  c->trace_mpi = HasWord(text, "mpi");
   const char* p = text;
   while (*p != '\0') {
     const char* comma = std::strchr(p, ',');

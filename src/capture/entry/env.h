@@ -139,6 +139,7 @@ struct CaptureConfig {
   bool trace_cuda = true;
   bool trace_cublas = false;  // -t cublas: cuBLAS/cuBLASLt API calls (capture/libapi)
   bool trace_cudnn = false;   // -t cudnn: cuDNN API calls (capture/libapi)
+  bool trace_mpi = false;     // -t mpi: MPI calls (libgsys-mpi.so, capture/mpi)
   char ld_library_path[4 * kMaxPathBytes] = {};  // the process's LD_LIBRARY_PATH at start
   int64_t osrt_threshold_ns = 1000;
   size_t buffer_bytes = 512 * 1024;

@@ -12,6 +12,40 @@ constexpr int64_t kClassCudnn = 28;
 constexpr int64_t kClassCublas = 29;
 
 using format::LibApiLibrary;
+using format::MpiCategory;
+
+// Function ids are per library: cuBLAS id 3 and MPI id 3 are different functions.
+uint64_t NameKey(uint16_t library, uint32_t function) {
+  return (uint64_t{library} << 32) | function;
+}
+
+// One nullable column: tag/peer/root (kMpiNone), sizes (negative) and requests (0) are NULL
+// where the call has none.
+Status BindOr(Statement& s, int index, int64_t value, bool present) {
+  return present ? s.BindInt(index, value) : s.BindNull(index);
+}
+
+struct MpiTable {
+  const char* insert;
+  int columns;
+};
+
+MpiTable MpiTableOf(MpiCategory category) {
+  switch (category) {
+    case MpiCategory::kP2p:
+      return {"INSERT INTO MPI_P2P_EVENTS(start, end, globalTid, textId, commHandle, tag, "
+              "remoteRank, size, requestHandle) VALUES(?,?,?,?,?,?,?,?,?)", 9};
+    case MpiCategory::kCollective:
+      return {"INSERT INTO MPI_COLLECTIVES_EVENTS(start, end, globalTid, textId, commHandle, "
+              "rootRank, size, recvSize, requestHandle) VALUES(?,?,?,?,?,?,?,?,?)", 9};
+    case MpiCategory::kStartWait:
+      return {"INSERT INTO MPI_START_WAIT_EVENTS(start, end, globalTid, textId, requestHandle) "
+              "VALUES(?,?,?,?,?)", 5};
+    case MpiCategory::kOther:
+      return {"INSERT INTO MPI_OTHER_EVENTS(start, end, globalTid, textId) VALUES(?,?,?,?)", 4};
+  }
+  return {nullptr, 0};
+}
 
 }  // namespace
 
@@ -21,7 +55,7 @@ Status LibApiImport::OnRecord(uint32_t pid, const format::RecordView& r,
     format::LibApiNameBody b;
     std::string_view name;
     if (!r.Body(&b) || !r.Text(sizeof(b), 0, b.text_len, &name)) return ++malformed_, OkStatus();
-    names_[b.function] = std::string(name);
+    names_[NameKey(b.library, b.function)] = std::string(name);
     return OkStatus();
   }
   Call c{};
@@ -71,17 +105,18 @@ Status LibApiImport::WriteCall(const Call& c, int64_t name_id) {
 }
 
 Status LibApiImport::EndStream() {
-  std::unordered_map<uint32_t, int64_t> ids;
+  std::unordered_map<uint64_t, int64_t> ids;
   for (const Call& c : pending_) {
-    auto it = ids.find(c.function);
+    const uint64_t key = NameKey(c.library, c.function);
+    auto it = ids.find(key);
     if (it == ids.end()) {
-      auto n = names_.find(c.function);
+      auto n = names_.find(key);
       if (n == names_.end()) {
         ++unnamed_;
         continue;
       }
       GSYS_ASSIGN_OR_RETURN(int64_t id, writer_->Intern(n->second));
-      it = ids.emplace(c.function, id).first;
+      it = ids.emplace(key, id).first;
     }
     GSYS_RETURN_IF_ERROR(c.mpi ? WriteMpi(c, it->second) : WriteCall(c, it->second));
   }
@@ -120,6 +155,45 @@ Status LibApiImport::Finish() {
   return db.Exec("DROP INDEX gsys_tmp_runtime_corr");
 }
 
-Status LibApiImport::WriteMpi(const Call&, int64_t) { return OkStatus(); }
+Status LibApiImport::WriteMpi(const Call& c, int64_t name_id) {
+  const format::MpiCallBody& b = c.body;
+  if (b.category < 1 || b.category > 4) return ++malformed_, OkStatus();
+  const auto category = static_cast<MpiCategory>(b.category);
+  std::optional<Statement>& cached = mpi_insert_[b.category - 1];
+  if (!cached) {
+    GSYS_ASSIGN_OR_RETURN(cached, writer_->db().Prepare(MpiTableOf(category).insert));
+  }
+  Statement& s = *cached;
+  GSYS_RETURN_IF_ERROR(s.BindInt(1, c.start));
+  GSYS_RETURN_IF_ERROR(s.BindInt(2, c.end));
+  GSYS_RETURN_IF_ERROR(s.BindInt(3, c.global_tid));
+  GSYS_RETURN_IF_ERROR(s.BindInt(4, name_id));
+  const auto comm = static_cast<int64_t>(b.comm);
+  const auto request = static_cast<int64_t>(b.request);
+  switch (category) {
+    case MpiCategory::kP2p:
+      GSYS_RETURN_IF_ERROR(s.BindInt(5, comm));
+      GSYS_RETURN_IF_ERROR(BindOr(s, 6, b.tag, b.tag != format::kMpiNone));
+      GSYS_RETURN_IF_ERROR(BindOr(s, 7, b.peer, b.peer != format::kMpiNone));
+      GSYS_RETURN_IF_ERROR(BindOr(s, 8, b.size, b.size >= 0));
+      GSYS_RETURN_IF_ERROR(BindOr(s, 9, request, request != 0));
+      break;
+    case MpiCategory::kCollective:
+      GSYS_RETURN_IF_ERROR(s.BindInt(5, comm));
+      GSYS_RETURN_IF_ERROR(BindOr(s, 6, b.root, b.root != format::kMpiNone));
+      GSYS_RETURN_IF_ERROR(BindOr(s, 7, b.size, b.size >= 0));
+      GSYS_RETURN_IF_ERROR(BindOr(s, 8, b.recv_size, b.recv_size >= 0));
+      GSYS_RETURN_IF_ERROR(BindOr(s, 9, request, request != 0));
+      break;
+    case MpiCategory::kStartWait:
+      GSYS_RETURN_IF_ERROR(BindOr(s, 5, request, request != 0));
+      break;
+    case MpiCategory::kOther:
+      break;
+  }
+  ++mpi_;
+  GSYS_RETURN_IF_ERROR(s.Step().status());
+  return s.Reset();
+}
 
 }  // namespace gsys::report

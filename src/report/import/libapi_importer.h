@@ -58,13 +58,14 @@ class LibApiImport {
 
   ReportWriter* writer_;
   std::vector<Call> pending_;
-  std::unordered_map<uint32_t, std::string> names_;  // this stream's function ids
+  std::unordered_map<uint64_t, std::string> names_;  // this stream's (library, function) ids
   struct Rank {
     int64_t global_tid;
     int32_t rank;
   };
   std::vector<Rank> ranks_;
   std::optional<Statement> cublas_insert_, cudnn_insert_;
+  std::optional<Statement> mpi_insert_[4];  // by MpiCategory - 1
   uint64_t cublas_ = 0, cudnn_ = 0, mpi_ = 0, unnamed_ = 0, malformed_ = 0;
 };
 

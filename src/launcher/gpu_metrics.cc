@@ -115,6 +115,7 @@ bool GpuMetricsSampler::Start(const GpuMetricsOptions& o, std::string* why) {
     pcie_rx_[d] = -1;
   }
   ReadPcieOnce();
+  activity_.Begin(lib_, handles_);
   pcie_thread_ = std::thread([this] { RunPcie(); });
   thread_ = std::thread([this] { Run(); });
   return true;
@@ -162,7 +163,7 @@ void GpuMetricsSampler::Run() {
       lines += std::to_string(now) + "\t" + std::to_string(indexes_[d]) + "\t" + Field(urc, u.gpu) +
                "\t" + Field(urc, u.memory) + "\t" + Field(src, sm) + "\t" + Field(mrc_clock, mem) +
                "\t" + Field(mrc, m.used) + "\t" + Field(mrc, m.total) + "\t" + Field(prc, power) +
-               "\t" + Field(trc, temp) + "\t" + Field(tx) + "\t" + Field(rx) + "\n";
+               "\t" + Field(trc, temp) + "\t" + Field(tx) + "\t" + Field(rx) + activity_.Read(d) + "\n";
     }
     WriteAll(fd_, lines);
     ++samples_;
@@ -183,6 +184,7 @@ uint64_t GpuMetricsSampler::Stop() {
   if (pcie_thread_.joinable()) pcie_thread_.join();
   if (fd_ >= 0) close(fd_);
   fd_ = -1;
+  activity_.End();
   if (api_ != nullptr && api_->shutdown != nullptr && !handles_.empty()) api_->shutdown();
   handles_.clear();
   delete api_;

@@ -8,7 +8,8 @@
 // Threading: Start/Stop on the caller's thread; sampling on one std::thread. PCIe throughput is
 // read on a second thread every 250 ms, because NVML measures it over a 20 ms window per counter
 // and blocks meanwhile (40 ms per device: it capped the sampling rate at ~24 Hz on the H200);
-// samples carry the latest PCIe reading.
+// samples carry the latest PCIe reading. NVLink traffic and the GPM activity percentages come
+// from NvmlActivity.
 #pragma once
 
 #include <atomic>
@@ -17,6 +18,8 @@
 #include <string>
 #include <thread>
 #include <vector>
+
+#include "launcher/nvml_activity.h"
 
 namespace gsys::launcher {
 
@@ -52,6 +55,7 @@ class GpuMetricsSampler {
   std::thread pcie_thread_;
   // Latest PCIe TX/RX KB/s per device (index as handles_), -1 until read or when unsupported.
   std::unique_ptr<std::atomic<int64_t>[]> pcie_tx_, pcie_rx_;
+  NvmlActivity activity_;  // NVLink counters and GPM, read with each sample
   uint64_t samples_ = 0;
 };
 

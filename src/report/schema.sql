@@ -952,7 +952,11 @@ CREATE TABLE GSYS_GPU_METRICS (
     pcieTxKBps                  INTEGER,                               -- PCIe transmit throughput (KB/s) over a 20 ms NVML window, refreshed every 250 ms.
     pcieRxKBps                  INTEGER,                               -- PCIe receive throughput (KB/s) over a 20 ms NVML window, refreshed every 250 ms.
     nvlinkTxBytes               INTEGER,                               -- NVLink bytes transmitted since the session start (all links).
-    nvlinkRxBytes               INTEGER                                -- NVLink bytes received since the session start (all links).
+    nvlinkRxBytes               INTEGER,                               -- NVLink bytes received since the session start (all links).
+    smActivePercent             REAL,                                  -- Percent of the last sample period SMs were busy (NVML GPM SM_UTIL; Hopper and newer).
+    smOccupancyPercent          REAL,                                  -- Resident warps as a percent of the maximum, over the last sample period (GPM SM_OCCUPANCY).
+    tensorActivePercent         REAL,                                  -- Percent of the last sample period the tensor cores were busy (GPM ANY_TENSOR_UTIL).
+    dramBandwidthPercent        REAL                                   -- DRAM bandwidth used as a percent of the peak, over the last sample period (GPM DRAM_BW_UTIL).
 );
 
 CREATE TABLE GSYS_GPU_METRICS_DEVICES (

@@ -42,6 +42,19 @@ def main():
             "memoryTotalBytes, powerMilliwatts, temperatureC, pcieTxKBps, pcieRxKBps FROM GSYS_GPU_METRICS")
             if tuple(row[1:]) != want[row[0]]]
         check(not bad, "every sample has the fake NVML's values (%d differ)" % len(bad))
+        # NVLink bytes since the start (fake: +5/+7 KiB per read on GPU 0, none on GPU 1) and the
+        # GPM percentages (fake: fixed on GPU 0, unsupported on GPU 1).
+        link = db.execute("SELECT nvlinkTxBytes, nvlinkRxBytes FROM GSYS_GPU_METRICS WHERE deviceId = 0 "
+                          "ORDER BY timestamp").fetchall()
+        check(link == [(5 * 1024 * i, 7 * 1024 * i) for i in range(1, len(link) + 1)],
+              "GPU 0 NVLink bytes since start: %s" % link[:3])
+        gpm = db.execute("SELECT DISTINCT smActivePercent, smOccupancyPercent, tensorActivePercent, "
+                         "dramBandwidthPercent FROM GSYS_GPU_METRICS WHERE deviceId = 0").fetchall()
+        check(gpm == [(61.5, 33.25, 12.5, 44.0)], "GPU 0 GPM percentages: %s" % gpm)
+        nulls = db.execute("SELECT count(*) FROM GSYS_GPU_METRICS WHERE deviceId = 1 AND coalesce(nvlinkTxBytes, "
+                           "nvlinkRxBytes, smActivePercent, smOccupancyPercent, tensorActivePercent, "
+                           "dramBandwidthPercent) IS NOT NULL").fetchone()[0]
+        check(nulls == 0, "GPU 1 without NVLink or GPM: NULL (%d rows not)" % nulls)
         devices = db.execute("SELECT deviceId, name, uuid FROM GSYS_GPU_METRICS_DEVICES ORDER BY 1").fetchall()
         check(devices == [(0, "Fake GPU 0", "GPU-fake-0"), (1, "Fake GPU 1", "GPU-fake-1")], "devices %s" % devices)
         ts = [t for (t,) in db.execute("SELECT timestamp FROM GSYS_GPU_METRICS WHERE deviceId = 0 ORDER BY rowid")]

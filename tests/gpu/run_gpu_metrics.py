@@ -45,6 +45,16 @@ def main():
             nulls = db.execute("SELECT sum(powerMilliwatts IS NULL), sum(temperatureC IS NULL), sum(pcieTxKBps IS NULL) "
                                "FROM GSYS_GPU_METRICS").fetchone()
             print("%d Hz: NULL power/temperature/PCIe samples: %s" % (hz, nulls))
+            # NVLink counters and GPM (Hopper and newer): filled, and percentages within 0..100.
+            hopper = [d for (d, name) in db.execute("SELECT deviceId, name FROM GSYS_GPU_METRICS_DEVICES")
+                      if any(k in name for k in ("H100", "H200", "H800", "H20", "B200", "GB200"))]
+            for dev in hopper:
+                n, gpm, bad_pct, link = db.execute(
+                    "SELECT count(*), count(smActivePercent), sum(coalesce(smActivePercent, 0) NOT BETWEEN 0 AND 100 "
+                    "OR coalesce(dramBandwidthPercent, 0) NOT BETWEEN 0 AND 100 OR coalesce(tensorActivePercent, 0) "
+                    "NOT BETWEEN 0 AND 100), count(nvlinkTxBytes) FROM GSYS_GPU_METRICS WHERE deviceId = ?", (dev,)).fetchone()
+                check(gpm == n and bad_pct == 0, "%d Hz: GPU %d GPM percentages in every sample (%d of %d), in 0..100" % (hz, dev, gpm, n))
+                print("%d Hz: GPU %d NVLink counters in %d of %d samples" % (hz, dev, link, n))
             print(db.execute("SELECT * FROM GSYS_GPU_METRICS LIMIT 2").fetchall())
     print("%d failure(s)" % len(FAILURES) if FAILURES else "all checks passed")
     return 1 if FAILURES else 0

@@ -39,3 +39,73 @@ API int nvmlDeviceGetMemoryInfo(void* h, Memory* m) {
 API int nvmlDeviceGetPowerUsage(void*, unsigned int* mw) { *mw = 123456; return 0; }
 API int nvmlDeviceGetTemperature(void* h, int, unsigned int* c) { *c = 50 + Index(h); return 0; }
 API int nvmlDeviceGetPcieThroughput(void*, int counter, unsigned int* kbs) { *kbs = counter == 0 ? 1000 : 2000; return 0; }
+
+// NVLink data counters (nvmlDeviceGetFieldValues, fields 138 TX / 139 RX, KiB over all links):
+// device 0 counts 5 KiB TX and 7 KiB RX more at every call; device 1 has no NVLink (NVML
+// error 3, not supported). GPU Performance Monitoring: device 0 supports it and every metric
+// over two distinct samples is fixed (SM util 61.5, SM occupancy 33.25, tensor 12.5, DRAM BW
+// 44); device 1 does not.
+namespace {
+struct FieldValue {
+  unsigned int field_id, scope_id;
+  long long timestamp, latency;
+  int value_type, nvml_return;
+  unsigned long long value;
+};
+struct GpmSample { long device = -1; int taken = 0; };
+struct GpmMetric {
+  unsigned int id;
+  int nvml_return;
+  double value;
+  const char *short_name, *long_name, *unit;
+};
+struct GpmMetricsGet {
+  unsigned int version, count;
+  GpmSample *sample1, *sample2;
+  GpmMetric metrics[1];
+};
+unsigned long long g_field_calls[2];
+}  // namespace
+
+API int nvmlDeviceGetFieldValues(void* h, int n, FieldValue* values) {
+  long d = Index(h);
+  if (d == 0) ++g_field_calls[0];
+  for (int i = 0; i < n; ++i) {
+    FieldValue& v = values[i];
+    bool known = (v.field_id == 138 || v.field_id == 139) && v.scope_id == 0xFFFFFFFFu;
+    v.nvml_return = d == 0 && known ? 0 : 3;
+    v.value_type = 3;  // unsigned long long
+    v.value = v.field_id == 138 ? 5 * g_field_calls[0] : 7 * g_field_calls[0];
+  }
+  return 0;
+}
+API int nvmlGpmQueryDeviceSupport(void* h, unsigned int* support) {  // {version, isSupported}
+  if (support[0] != 1) return 2;
+  support[1] = Index(h) == 0 ? 1 : 0;
+  return 0;
+}
+API int nvmlGpmSampleAlloc(GpmSample** s) { *s = new GpmSample(); return 0; }
+API int nvmlGpmSampleFree(GpmSample* s) { delete s; return 0; }
+API int nvmlGpmSampleGet(void* h, GpmSample* s) {
+  s->device = Index(h);
+  ++s->taken;
+  return 0;
+}
+API int nvmlGpmMetricsGet(GpmMetricsGet* g) {
+  if (g->version != 1 || g->sample1 == g->sample2 || g->sample1->taken == 0 || g->sample2->taken == 0 ||
+      g->sample1->device != g->sample2->device) {
+    return 2;
+  }
+  for (unsigned int i = 0; i < g->count; ++i) {
+    GpmMetric& m = g->metrics[i];
+    m.nvml_return = 0;
+    switch (m.id) {
+      case 2: m.value = 61.5; break;
+      case 3: m.value = 33.25; break;
+      case 5: m.value = 12.5; break;
+      case 10: m.value = 44; break;
+      default: m.nvml_return = 2;
+    }
+  }
+  return 0;
+}

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 // Test program with known call paths for the stack tests (test_stacks.py).
 //   stack_prog calls       outer_call -> middle_call -> inner_sleep -> usleep, three times
-//   stack_prog spin SECS   cold_setup, then hot_spin until the thread used SECS of CPU time
+//   stack_prog spin SECS [OUT]  cold_setup, then hot_spin until the thread used SECS of CPU
+//                          time; with OUT, writes the process's SigCgt line (/proc/self/status:
+//                          the signals it has handlers for) there at the end
 // The empty asm statements after each call keep the compiler from turning the calls into tail
 // calls, which would drop the callers' frames.
 #include <time.h>
 #include <unistd.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
@@ -49,6 +52,17 @@ __attribute__((noinline)) uint64_t cold_setup() {
 
 }  // extern "C"
 
+static void CopySigCgt(const char* path) {
+  FILE* in = std::fopen("/proc/self/status", "r");
+  FILE* out = std::fopen(path, "w");
+  char line[256];
+  while (in != nullptr && out != nullptr && std::fgets(line, sizeof(line), in) != nullptr) {
+    if (std::strncmp(line, "SigCgt:", 7) == 0) std::fputs(line, out);
+  }
+  if (in != nullptr) std::fclose(in);
+  if (out != nullptr) std::fclose(out);
+}
+
 int main(int argc, char** argv) {
   if (argc >= 2 && std::strcmp(argv[1], "calls") == 0) {
     for (int i = 0; i < 3; ++i) outer_call();
@@ -56,7 +70,9 @@ int main(int argc, char** argv) {
   }
   if (argc >= 3 && std::strcmp(argv[1], "spin") == 0) {
     cold_setup();
-    return hot_spin(std::atof(argv[2])) == 1 ? 1 : 0;
+    int rc = hot_spin(std::atof(argv[2])) == 1 ? 1 : 0;
+    if (argc >= 4) CopySigCgt(argv[3]);
+    return rc;
   }
   return 2;
 }

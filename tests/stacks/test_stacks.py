@@ -9,7 +9,12 @@
             launches kernels), from the main thread and a second thread;
             GSYS_PYTHON_CALLCHAINS holds the script's frames as FILE:LINE FUNCTION, innermost
             first, in all four cases
-  sampling  -s process-tree: >= 80 % of the main thread's samples land in hot_spin
+  sampling  -s process-tree (default method): >= 80 % of the main thread's samples land in
+            hot_spin, called from main (the program has no frame pointers), at a rate near
+            --sampling-frequency
+  sampling_perf, sampling_timer  the same with GSYS_SAMPLING_METHOD forcing each method; with
+            perf_event the target has no handler for any real-time signal (it gets no signal),
+            with the timer it has one (the check can see a handler)
   flags     bad values of the stack flags exit 2 with a one-line error; aliases print a note
   ctxsw     --cpuctxsw: the main thread's switches alternate in/out, one wait per usleep (or the
             one notice, where the kernel refuses perf events)
@@ -118,28 +123,73 @@ def case_python(gsys, prog, tmp):
           "main thread and a second thread")
 
 
-def case_sampling(gsys, prog, tmp):
+def sigcgt_realtime(path):
+    """The real-time signals (34..64) the target had handlers for, from its SigCgt line."""
+    with open(path) as f:
+        mask = int(f.read().split()[1], 16)
+    return [sig for sig in range(34, 65) if mask & (1 << (sig - 1))]
+
+
+def case_sampling(gsys, prog, tmp, method=None):
     rep = os.path.join(tmp, "sampling")
-    p = profile(["-t", "none", "-s", "process-tree", "--sampling-frequency", "1000", prog,
-                 "spin", "0.4"], gsys, rep)
+    sigs = os.path.join(tmp, "sigcgt")
+    env = {"GSYS_SAMPLING_METHOD": method} if method else {}
+    cpu_s, hz = 0.4, 1000
+    p = profile(["-t", "none", "-s", "process-tree", "--sampling-frequency", str(hz), prog,
+                 "spin", str(cpu_s), sigs], gsys, rep, env)
     check("cpu sampling:" in p.stderr, f"no sampling note in: {p.stderr}")
+    used = "perf_event" if "cpu sampling: perf_event" in p.stderr else "timer-signal"
+    if method == "timer":
+        check(used == "timer-signal", f"GSYS_SAMPLING_METHOD=timer not honoured: {p.stderr}")
+    if method == "perf" and used != "perf_event":
+        # The kernel refused (paranoid 3, seccomp): the fallback must say so.
+        check("perf_event_open refused" in p.stderr, f"fallback without a reason: {p.stderr}")
     out = subprocess.run([gsys, "stats", "-r", "cpu_sample_hotspots", "-f", "csv", "-o",
                           os.path.join(tmp, "hot"), rep + ".gsys-rep"], capture_output=True,
                          text=True)
     check(out.returncode == 0, out.stderr)
+    main_thread = "e.globalTid & 0xFFFFFF = (e.globalTid >> 24) & 0xFFFFFF"
     rows = query(rep + ".gsys-rep",
                  "SELECT s.value, count(*) FROM COMPOSITE_EVENTS e JOIN SAMPLING_CALLCHAINS c ON "
                  "c.id = e.id AND c.stackDepth = 0 JOIN StringIds s ON s.id = c.symbol "
-                 "WHERE e.globalTid & 0xFFFFFF = (e.globalTid >> 24) & 0xFFFFFF "
-                 "GROUP BY 1 ORDER BY 2 DESC")
+                 f"WHERE {main_thread} GROUP BY 1 ORDER BY 2 DESC")
     total = sum(n for _, n in rows)
     hot = sum(n for s, n in rows if s == "hot_spin")
     check(total >= 20, f"only {total} samples of the main thread: {rows}")
     check(hot >= 0.8 * total, f"hot_spin has {hot} of {total} samples: {rows}")
+    # The caller of hot_spin, through a stack without frame pointers.
+    callers = query(rep + ".gsys-rep",
+                    "SELECT s1.value, count(*) FROM COMPOSITE_EVENTS e "
+                    "JOIN SAMPLING_CALLCHAINS c0 ON c0.id = e.id AND c0.stackDepth = 0 "
+                    "JOIN StringIds s0 ON s0.id = c0.symbol AND s0.value = 'hot_spin' "
+                    "JOIN SAMPLING_CALLCHAINS c1 ON c1.id = e.id AND c1.stackDepth = 1 "
+                    f"JOIN StringIds s1 ON s1.id = c1.symbol WHERE {main_thread} GROUP BY 1")
+    from_main = sum(n for s, n in callers if s == "main")
+    check(from_main >= 0.95 * hot, f"hot_spin's callers {callers} (want main for {hot})")
+    # Rate: perf_event samples at the requested frequency of CPU time; CPU-time timers fire at
+    # most once per kernel tick (100..1000 Hz). Wide bands: this is no timing test.
+    rate = total / cpu_s
+    lo = 0.5 * hz if used == "perf_event" else 50
+    check(lo <= rate <= 1.5 * hz, f"{total} samples in {cpu_s} s of CPU = {rate:.0f} Hz "
+                                  f"({used}, asked {hz})")
+    handlers = sigcgt_realtime(sigs)
+    if used == "perf_event":
+        check(handlers == [], f"perf_event sampling left real-time signal handlers {handlers}")
+    else:
+        check(len(handlers) == 1, f"timer sampling should have one handler, got {handlers}")
     with open(os.path.join(tmp, "hot_cpu_sample_hotspots.csv")) as f:
         csv = f.read()
     check("hot_spin" in csv, f"hot_spin not in the report:\n{csv}")
-    print(f"sampling: {hot}/{total} main-thread samples in hot_spin")
+    print(f"sampling ({used}): {hot}/{total} main-thread samples in hot_spin, {from_main} "
+          f"called from main, {rate:.0f} Hz, real-time handlers {handlers}")
+
+
+def case_sampling_perf(gsys, prog, tmp):
+    case_sampling(gsys, prog, tmp, "perf")
+
+
+def case_sampling_timer(gsys, prog, tmp):
+    case_sampling(gsys, prog, tmp, "timer")
 
 
 def case_flags(gsys, prog, tmp):
@@ -182,7 +232,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--gsys", required=True)
     ap.add_argument("--prog", required=True)
-    ap.add_argument("case", choices=["native", "python", "sampling", "flags", "ctxsw"])
+    ap.add_argument("case", choices=["native", "python", "sampling", "sampling_perf",
+                                    "sampling_timer", "flags", "ctxsw"])
     a = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="gsys_stacks_") as tmp:
         globals()["case_" + a.case](a.gsys, a.prog, tmp)

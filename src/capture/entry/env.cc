@@ -134,6 +134,10 @@ void ReadStackConfig(CaptureConfig* c) {
     c->sampling.frequency_hz = static_cast<int>(hz);
   }
   if (const char* v = std::getenv(kEnvCpuctxsw)) c->sampling.ctxsw = std::strcmp(v, "process-tree") == 0;
+  if (const char* v = std::getenv(kEnvSamplingMethod)) {
+    if (std::strcmp(v, "perf") == 0) c->sampling.method = SamplingMethod::kPerf;
+    if (std::strcmp(v, "timer") == 0) c->sampling.method = SamplingMethod::kTimer;
+  }
   const char* at = std::getenv(kEnvTestStackAt);
   if (at == nullptr || *at == '\0') return;
   const char* colon = std::strchr(at, ':');

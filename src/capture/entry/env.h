@@ -68,6 +68,8 @@ inline constexpr const char* kEnvSample = "GSYS_SAMPLE";
 inline constexpr const char* kEnvSamplingFrequency = "GSYS_SAMPLING_FREQUENCY";
 // "process-tree": --cpuctxsw, thread context switches where the kernel allows it.
 inline constexpr const char* kEnvCpuctxsw = "GSYS_CPUCTXSW";
+// "perf" or "timer": force how -s samples (default: perf_event, else the timer signal).
+inline constexpr const char* kEnvSamplingMethod = "GSYS_SAMPLING_METHOD";
 // Test hook: "FUNCTION[:python]": recorded calls of this OS-runtime function get a stack site
 // (and the Python stack), so stacks are testable without CUDA.
 inline constexpr const char* kEnvTestStackAt = "GSYS_TEST_STACK_AT";
@@ -101,10 +103,13 @@ struct BacktraceConfig {
 };
 
 // -s/--sample, --sampling-frequency, --cpuctxsw.
+enum class SamplingMethod { kAuto, kPerf, kTimer };  // GSYS_SAMPLING_METHOD: unset|perf|timer
+
 struct SamplingConfig {
   bool sample = false;
   int frequency_hz = 1000;
   bool ctxsw = false;
+  SamplingMethod method = SamplingMethod::kAuto;
 };
 
 // Parses a GSYS_CUDA_BACKTRACE list into `config` (unknown words are ignored).

@@ -2,6 +2,7 @@
 #include "capture/stack/sampler.h"
 
 #include <dirent.h>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/mman.h>
@@ -20,6 +21,7 @@
 #include "capture/sink/sink.h"
 #include "capture/stack/ctxsw.h"
 #include "capture/stack/module_map.h"
+#include "capture/stack/perf_sampler.h"
 #include "capture/stack/unwind.h"
 #include "format/stack_records.h"
 
@@ -52,6 +54,7 @@ struct Slot {
   bool has_timer;
   int timer;         // kernel timer id
   Ring* ring;
+  PerfSampleRing perf;
   CtxswRing ctxsw;
 };
 
@@ -59,6 +62,8 @@ Slot g_slots[kMaxThreads];
 Ring* g_rings[kMaxThreads];  // read by the handler (published before the timer is armed)
 int g_signal = 0;
 bool g_sample = false;
+bool g_use_perf = false;      // perf_sampler.h; else the timer signal
+bool g_perf_failed = false;   // a thread's event could not be opened (one notice)
 bool g_ctxsw = false;
 int64_t g_period_ns = 1000000;
 std::atomic<bool> g_running{false};
@@ -121,6 +126,7 @@ clockid_t ThreadCpuClock(uint32_t tid) {
 void Drain(int i) {
   Slot& s = g_slots[i];
   if (s.tid != 0 && s.ctxsw.base != nullptr) CtxswDrain(s.tid, &s.ctxsw);
+  if (s.perf.base != nullptr) PerfSampleDrain(&s.perf);
   Ring* r = s.ring;
   if (r == nullptr) return;
   uint32_t head = r->head.load(std::memory_order_acquire);
@@ -140,6 +146,7 @@ void DisarmSlot(int i) {
   if (s.has_timer) syscall(SYS_timer_delete, s.timer);
   s.has_timer = false;
   Drain(i);
+  PerfSampleClose(&s.perf);
   CtxswClose(&s.ctxsw);
 }
 
@@ -157,10 +164,25 @@ void OpenCtxsw(Slot& s, uint32_t tid) {
   Notice(format::StackNotice::kCtxswOff, err, text);
 }
 
+// The perf_event sampling event of thread `tid`; a refusal leaves that thread unsampled (one
+// notice for the first), the method having been chosen at start.
+void OpenPerf(Slot& s, uint32_t tid) {
+  int err = PerfSampleOpen(tid, g_period_ns, &s.perf);
+  if (err == 0 || g_perf_failed) return;
+  g_perf_failed = true;
+  char text[160];
+  std::snprintf(text, sizeof(text),
+                "perf_event: a thread's sampling event could not be opened (%s); threads "
+                "refused this way are not sampled",
+                std::strerror(err));
+  Notice(format::StackNotice::kSamplingOff, err, text);
+}
+
 bool ArmSlot(int i, uint32_t tid) {
   Slot& s = g_slots[i];
-  if (!g_sample) {
+  if (!g_sample || g_use_perf) {
     s.tid = tid;
+    if (g_sample) OpenPerf(s, tid);
     OpenCtxsw(s, tid);
     return true;
   }
@@ -227,6 +249,7 @@ void DrainAll() {
   for (int i = 0; i < kMaxThreads; ++i) {
     Drain(i);
     if (g_slots[i].ring != nullptr) lost += g_slots[i].ring->lost.load(std::memory_order_relaxed);
+    lost += g_slots[i].perf.lost;
   }
   if (lost != g_lost_reported) {
     g_lost_reported = lost;
@@ -234,17 +257,48 @@ void DrainAll() {
   }
 }
 
+// perf_event method: sleeps until the next scan in poll() on the threads' sampling events,
+// draining a ring as soon as the kernel says it is half full. An event whose thread ended
+// reports POLLHUP: drained and closed at once (the next scan forgets the thread).
+void WaitPerf(int64_t ms) {
+  static pollfd fds[kMaxThreads];
+  static int slot_of[kMaxThreads];
+  int64_t deadline = MonotonicNs() + ms * 1000000;
+  for (;;) {
+    int n = 0;
+    for (int i = 0; i < kMaxThreads; ++i) {
+      if (g_slots[i].tid == 0 || g_slots[i].perf.fd < 0) continue;
+      fds[n] = pollfd{g_slots[i].perf.fd, POLLIN, 0};
+      slot_of[n++] = i;
+    }
+    int64_t left_ms = (deadline - MonotonicNs()) / 1000000;
+    if (left_ms <= 0 || g_stop.load(std::memory_order_acquire)) return;
+    if (poll(fds, static_cast<nfds_t>(n), static_cast<int>(left_ms)) <= 0) continue;
+    EmitModuleMapIfChanged();
+    for (int k = 0; k < n; ++k) {
+      PerfSampleRing& ring = g_slots[slot_of[k]].perf;
+      if (fds[k].revents == 0) continue;
+      PerfSampleDrain(&ring);
+      if ((fds[k].revents & (POLLHUP | POLLERR)) != 0) PerfSampleClose(&ring);
+    }
+  }
+}
+
 void* SamplerMain(void*) {
   ++t_thread.guard;
   g_self_tid = static_cast<uint32_t>(syscall(SYS_gettid));
   while (!g_stop.load(std::memory_order_acquire)) {
-    if (g_sample && !OurHandlerInstalled()) {
+    if (g_sample && !g_use_perf && !OurHandlerInstalled()) {
       Notice(format::StackNotice::kSamplingOff, 0,
              "the process took over the sampling signal; sampling stopped");
       break;
     }
     Scan();
     DrainAll();
+    if (g_use_perf) {
+      WaitPerf(kScanMs);
+      continue;
+    }
     timespec ts{0, kScanMs * 1000000L};
     syscall(SYS_nanosleep, &ts, nullptr);
   }
@@ -277,9 +331,31 @@ bool InstallHandler() {
 
 }  // namespace
 
+// perf_event unless GSYS_SAMPLING_METHOD=timer, when a trial event on the calling thread opens
+// and maps; `why` gets the reason otherwise.
+bool ChoosePerf(const SamplingConfig& config, char* why, size_t why_len) {
+  why[0] = '\0';
+  if (config.method == SamplingMethod::kTimer) return false;
+  if (!PerfSamplingSupported()) {
+    std::snprintf(why, why_len, "; perf_event sampling is not supported on this architecture");
+    return false;
+  }
+  PerfSampleRing probe;
+  int err = PerfSampleOpen(static_cast<uint32_t>(syscall(SYS_gettid)), g_period_ns, &probe);
+  if (err == 0) {
+    PerfSampleClose(&probe);
+    return true;
+  }
+  std::snprintf(why, why_len, "; perf_event_open refused (%s, see /proc/sys/kernel/perf_event_paranoid)",
+                std::strerror(err));
+  return false;
+}
+
 void StartCpuSampler(const SamplingConfig& config) {
   g_period_ns = 1000000000LL / (config.frequency_hz > 0 ? config.frequency_hz : 1000);
-  g_sample = config.sample && InstallHandler();
+  char why[128];
+  g_use_perf = config.sample && ChoosePerf(config, why, sizeof(why));
+  g_sample = config.sample && (g_use_perf || InstallHandler());
   g_ctxsw = config.ctxsw;
   if (!g_sample && !g_ctxsw) return;
   g_stop.store(false);
@@ -300,8 +376,14 @@ void StartCpuSampler(const SamplingConfig& config) {
     return;
   }
   if (!g_sample) return;
-  char text[96];
-  std::snprintf(text, sizeof(text), "timer-signal %d Hz (signal %d)", config.frequency_hz, g_signal);
+  char text[256];
+  if (g_use_perf) {
+    std::snprintf(text, sizeof(text), "perf_event task-clock %d Hz (user stack copies, DWARF unwind)",
+                  config.frequency_hz);
+  } else {
+    std::snprintf(text, sizeof(text), "timer-signal %d Hz (signal %d)%s", config.frequency_hz,
+                  g_signal, why);
+  }
   Notice(format::StackNotice::kSamplingMethod, config.frequency_hz, text);
   LogVerbose("cpu sampling: %s", text);
 }
@@ -311,6 +393,7 @@ void ForgetCpuSamplerInChild() {
   for (Slot& s : g_slots) {
     s.tid = 0;
     s.has_timer = false;
+    PerfSampleClose(&s.perf);  // the parent's threads' events, as for ctxsw
     CtxswClose(&s.ctxsw);  // the parent's threads' events: not this process's
   }
   g_running.store(false);

@@ -56,9 +56,9 @@ def bench():
     def nest(n):
         if n == 0:
             return {
-                "walker_held_ns": held.gsys_probe_ns_per_stack(WALKER, 2000),
-                "capi_held_ns": held.gsys_probe_ns_per_stack(CAPI, 2000),
-                "walker_free_ns": free.gsys_probe_ns_per_stack(WALKER, 2000),
+                "walker_held_ns": held.gsys_probe_ns_per_stack(WALKER, 1000),
+                "capi_held_ns": held.gsys_probe_ns_per_stack(CAPI, 1000),
+                "walker_free_ns": free.gsys_probe_ns_per_stack(WALKER, 1000),
             }
         return nest(n - 1)
     return nest(17)  # 20 frames with bench, nest (x18) and <module>

@@ -73,16 +73,18 @@ bool PutStr(const PythonLayout& l, const PythonTypes& t, uintptr_t obj, size_t m
   bool ascii = (state >> 6) & 1;
   if (!compact || length < 0 || (kind != 1 && kind != 2 && kind != 4)) return false;
   size_t n = static_cast<size_t>(length) < max ? static_cast<size_t>(length) : max;
-  uint8_t text[kMaxPythonFileBytes * 4];
-  if (ascii) {
-    if (!SafeRead(obj + l.str_ascii_data, text, n)) return false;
+  if (ascii) {  // straight into the output, then control characters (and garbage) masked
+    if (o->cap - o->used < n) return false;
+    char* dst = o->buf + o->used;
+    if (!SafeRead(obj + l.str_ascii_data, dst, n)) return false;
     for (size_t i = 0; i < n; ++i) {
-      if (!o->Put(text[i] < 0x80 && text[i] >= 0x20 ? static_cast<char>(text[i]) : '?')) {
-        return false;
-      }
+      auto c = static_cast<unsigned char>(dst[i]);
+      if (c < 0x20 || c >= 0x80) dst[i] = '?';
     }
+    o->used += n;
     return true;
   }
+  uint8_t text[kMaxPythonFileBytes * 4];
   if (!SafeRead(obj + l.str_compact_data, text, n * kind)) return false;
   for (size_t i = 0; i < n; ++i) {
     uint32_t cp = text[i * kind];

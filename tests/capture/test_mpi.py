@@ -5,6 +5,8 @@
 1. Per-rank reports: `mpirun -np 2 gsys profile -t mpi -o rank_%q{OMPI_COMM_WORLD_RANK} prog`:
    every row of MPI_P2P/COLLECTIVES/START_WAIT/OTHER_EVENTS per function per rank, with sizes,
    peers, tags, roots and request handles; MPI_RANKS; `gsys stats -r mpi_event_sum` counts.
+   The same through mpi_loader, which dlopens the calls' library with RTLD_LOCAL (libmpi outside
+   the global scope, as under a Python extension linked to libmpi).
 2. Tree form: `gsys profile -t mpi mpirun -np 2 prog`: one report, the same rows per rank.
 3. Off: without mpi in -t, or with libgsys-mpi.so preloaded but no gsys, nothing is recorded and
    the program's results are unchanged; `-t mpi` on a program without MPI says nothing alarming.
@@ -113,23 +115,23 @@ def run(cmd, label, env=None):
 MPIRUN_ARGS = ["--allow-run-as-root", "--oversubscribe", "-np", "2"]
 
 
-def per_rank(args, tmp):
+def per_rank(args, tmp, prog, prefix):
     r = run([MPIRUN, *MPIRUN_ARGS, args.gsys, "profile", "-t", "mpi", "-o",
-             os.path.join(tmp, "rank_%q{OMPI_COMM_WORLD_RANK}"), args.prog], "per-rank profile")
-    check(r.stdout.count("ok") == 2, "per-rank: program output: " + r.stdout)
-    check(r.stderr.count("45 MPI") == 2, "per-rank: summary lines: " + r.stderr)
+             os.path.join(tmp, prefix + "_%q{OMPI_COMM_WORLD_RANK}"), prog], prefix + " profile")
+    check(r.stdout.count("ok") == 2, prefix + ": program output: " + r.stdout)
+    check(r.stderr.count("45 MPI") == 2, prefix + ": summary lines: " + r.stderr)
     for rank in (0, 1):
-        path = os.path.join(tmp, "rank_%d.gsys-rep" % rank)
+        path = os.path.join(tmp, "%s_%d.gsys-rep" % (prefix, rank))
         if not os.path.exists(path):
             check(False, "missing " + path)
             continue
         db = sqlite3.connect(path)
         check([row[0] for row in db.execute("SELECT rank FROM MPI_RANKS")] == [rank],
-              "rank_%d: MPI_RANKS" % rank)
+              "%s_%d: MPI_RANKS" % (prefix, rank))
         got = rows_by_rank(db)
-        check(set(got) == {rank}, "rank_%d: rows of ranks %s" % (rank, sorted(got)))
-        compare("rank_%d" % rank, got.get(rank, {}), expected(rank))
-        check_comm("rank_%d" % rank, db)
+        check(set(got) == {rank}, "%s_%d: rows of ranks %s" % (prefix, rank, sorted(got)))
+        compare("%s_%d" % (prefix, rank), got.get(rank, {}), expected(rank))
+        check_comm("%s_%d" % (prefix, rank), db)
         stats = subprocess.run([args.gsys, "stats", "-q", "-r", "mpi_event_sum", "-f", "csv", path],
                                capture_output=True, text=True, timeout=60)
         check(stats.returncode == 0, "stats exited %d: %s" % (stats.returncode, stats.stderr))
@@ -139,11 +141,11 @@ def per_rank(args, tmp):
                 ("collectives", "MPI_Allreduce"): 4, ("start-wait", "MPI_Wait"): 4,
                 ("other", "MPI_Comm_free"): 2, ("other", "MPI_Init"): 1}
         for key, n in want.items():
-            check(counts.get(key) == n, "rank_%d mpi_event_sum %s: %s, want %d" % (rank, key, counts.get(key), n))
-        check(len(counts) == len(expected(rank)), "rank_%d mpi_event_sum: %d rows, want %d"
-              % (rank, len(counts), len(expected(rank))))
-    print("per-rank reports: %d functions on rank 0, %d on rank 1, exact"
-          % (len(expected(0)), len(expected(1))))
+            check(counts.get(key) == n, "%s_%d mpi_event_sum %s: %s, want %d" % (prefix, rank, key, counts.get(key), n))
+        check(len(counts) == len(expected(rank)), "%s_%d mpi_event_sum: %d rows, want %d"
+              % (prefix, rank, len(counts), len(expected(rank))))
+    print("%s reports: %d functions on rank 0, %d on rank 1, exact"
+          % (prefix, len(expected(0)), len(expected(1))))
 
 
 def tree(args, tmp):
@@ -195,16 +197,18 @@ def main():
     ap.add_argument("--gsys", required=True)
     ap.add_argument("--mpi-library", required=True)
     ap.add_argument("--prog", default="")
+    ap.add_argument("--loader", default="")
     args = ap.parse_args()
     if not MPIRUN:
         print("SKIPPED: mpirun not found (install openmpi-bin and libopenmpi-dev)")
         return 77
-    if not args.prog or not os.path.exists(args.prog):
-        print("SKIPPED: the MPI test program was not built (CMake found no MPI C compiler/headers; "
+    if not all(p and os.path.exists(p) for p in (args.prog, args.loader)):
+        print("SKIPPED: the MPI test programs were not built (CMake found no MPI C compiler/headers; "
               "install libopenmpi-dev)")
         return 77
     with tempfile.TemporaryDirectory() as tmp:
-        per_rank(args, tmp)
+        per_rank(args, tmp, args.prog, "rank")
+        per_rank(args, tmp, args.loader, "dlopen_local")
         tree(args, tmp)
         off(args, tmp)
     print("%d failures" % len(FAILURES))

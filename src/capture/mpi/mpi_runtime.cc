@@ -2,6 +2,7 @@
 #include "capture/mpi/mpi_runtime.h"
 
 #include <dlfcn.h>
+#include <link.h>
 #include <pthread.h>
 
 #include <atomic>
@@ -42,14 +43,56 @@ std::atomic<void*> g_real[kCount];
 std::atomic<uint8_t> g_named[kCount];
 __thread int t_depth __attribute__((tls_model("initial-exec")));
 
-// PMPI_<name without MPI_>: the next definition after this library, else any loaded one (an
-// MPI library dlopened with RTLD_LOCAL after us is only reachable through the latter when it
-// was opened RTLD_GLOBAL; otherwise the application could not call it through us either).
+// The loaded MPI library when it is not in the global scope: the application reached it
+// through a library it dlopened with RTLD_LOCAL (a Python extension linked to libmpi), so
+// relocations in that library bind to our MPI_* but dlsym(RTLD_NEXT/RTLD_DEFAULT) cannot see
+// PMPI_*. Found once by asking every loaded object (RTLD_NOLOAD handles) for PMPI_Init.
+std::atomic<void*> g_local_mpi{nullptr};
+
+struct ObjectNames {
+  static constexpr int kMax = 512;
+  const char* names[kMax];
+  int count = 0;
+};
+
+int CollectName(dl_phdr_info* info, size_t, void* data) {
+  auto* o = static_cast<ObjectNames*>(data);
+  if (info->dlpi_name != nullptr && info->dlpi_name[0] != '\0' && o->count < ObjectNames::kMax) {
+    o->names[o->count++] = info->dlpi_name;  // link-map strings live while the object is loaded
+  }
+  return 0;
+}
+
+void* LocalMpiLibrary() {
+  void* h = g_local_mpi.load(std::memory_order_acquire);
+  if (h != nullptr) return h;
+  static ObjectNames objects;  // only touched here; a race re-collects the same names
+  objects.count = 0;
+  dl_iterate_phdr(CollectName, &objects);  // dlopen is not called under its lock
+  for (int i = 0; i < objects.count && h == nullptr; ++i) {
+    void* lib = dlopen(objects.names[i], RTLD_LAZY | RTLD_NOLOAD);
+    if (lib == nullptr) continue;
+    if (dlsym(lib, "PMPI_Init") != nullptr) {
+      h = lib;  // kept open: libmpi is not unloaded while the process uses MPI
+    } else {
+      dlclose(lib);
+    }
+  }
+  if (h != nullptr) g_local_mpi.store(h, std::memory_order_release);
+  return h;
+}
+
+// PMPI_<name without MPI_>: the next definition after this library, else any one in the global
+// scope, else the MPI library loaded locally (LocalMpiLibrary).
 void* Lookup(const char* mpi_name) {
   char name[64] = "P";
   std::strncat(name, mpi_name, sizeof(name) - 2);
   void* p = dlsym(RTLD_NEXT, name);
-  return p != nullptr ? p : dlsym(RTLD_DEFAULT, name);
+  if (p == nullptr) p = dlsym(RTLD_DEFAULT, name);
+  if (p == nullptr) {
+    if (void* lib = LocalMpiLibrary()) p = dlsym(lib, name);
+  }
+  return p;
 }
 
 // Open MPI defines MPI_COMM_WORLD as the address of ompi_mpi_comm_world in libmpi.

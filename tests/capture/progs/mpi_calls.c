@@ -2,6 +2,9 @@
 // A 2-rank MPI program making a known number of each call with known sizes, peers, tags and
 // roots (tests/capture/test_mpi.py holds the expected table). It checks the data it receives
 // and prints "mpi_calls: rank R ok" on success, so wrapping must not change results.
+// Built twice: as a program, and (GSYS_MPI_CALLS_LIBRARY) as a shared library that
+// mpi_loader.c dlopens with RTLD_LOCAL, so libmpi is outside the global scope (the pattern of
+// a Python extension linked to libmpi).
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
@@ -106,7 +109,11 @@ static void Collectives(int rank) {
   MPI_Barrier(MPI_COMM_WORLD);
 }
 
+#ifdef GSYS_MPI_CALLS_LIBRARY
+__attribute__((visibility("default"))) int gsys_mpi_calls_main(int argc, char** argv) {
+#else
 int main(int argc, char** argv) {
+#endif
   MPI_Init(&argc, &argv);
   int rank = -1, size = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);

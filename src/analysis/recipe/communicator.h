@@ -20,6 +20,9 @@ class Communicator {
   virtual Result<std::vector<std::string>> Gather(const std::string& blob) = 0;
   // The root's `blob` reaches every process.
   virtual Result<std::string> Broadcast(const std::string& blob) = 0;
+  // Point to point, in order between two processes (large results travel piece by piece).
+  virtual Status SendTo(int to, const std::string& blob) = 0;
+  virtual Result<std::string> RecvFrom(int from) = 0;
 };
 
 // Open MPI loaded at run time with dlopen (libmpi.so.40 or libmpi.so), so gsys itself never

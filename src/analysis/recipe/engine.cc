@@ -9,6 +9,7 @@
 #include <set>
 #include <thread>
 
+#include "analysis/recipe/spill.h"
 #include "analysis/stats/group_stats_function.h"
 #include "common/strings.h"
 #include "report/reader/report_reader.h"
@@ -80,6 +81,27 @@ Status Scan(const Recipe& recipe, const RecipeOptions& options, RankInfo* info) 
     if (last) info->last_ns = std::max(info->last_ns.value_or(*last), *last);
   }
   return OkStatus();
+}
+
+// The file of rank `info`'s spilled table `name` in `dir`.
+std::string PartPath(const std::string& dir, const RankInfo& info, const std::string& name) {
+  return dir + "/s" + std::to_string(info.set) + "-r" + std::to_string(info.rank) + "-" + name +
+         ".csv";
+}
+
+// Writes the recipe's spilled tables of `bundle` to parts in `dir` and drops their rows.
+Result<SpilledParts> Spill(const Recipe& recipe, const std::string& dir, const RankInfo& info,
+                           Bundle* bundle) {
+  SpilledParts parts;
+  for (const std::string& name : recipe.SpilledTables()) {
+    auto it = bundle->find(name);
+    if (it == bundle->end()) continue;
+    SpilledPart part{PartPath(dir, info, name), static_cast<int64_t>(it->second.rows.size())};
+    GSYS_RETURN_IF_ERROR(WritePart(part.path, it->second, info.rank));
+    std::vector<std::vector<Cell>>().swap(it->second.rows);
+    parts.emplace(name, std::move(part));
+  }
+  return parts;
 }
 
 // Maps one rank: its bundle, or nullopt when it is skipped (reason in `info`).
@@ -238,6 +260,46 @@ std::pair<size_t, size_t> Share(size_t n, int p, int size) {
           n * static_cast<size_t>(p + 1) / static_cast<size_t>(size)};
 }
 
+// MPI mode: every non-root process sends the part files of its mapped ranks to the root (in rank
+// then table order, 8 MiB pieces, an empty piece ends a file), where they are written into the
+// root's scratch directory under the paths `parts` already names. `sent[p]` (root) is whether
+// process p mapped without error; `ok` (others) whether this process did.
+Status TransferParts(Communicator* comm, size_t n, const std::vector<bool>& sent, bool ok,
+                     std::vector<SpilledParts>* parts) {
+  constexpr size_t kPiece = 8 << 20;
+  int me = comm->rank(), procs = comm->size();
+  if (me != 0) {
+    if (!ok) return OkStatus();
+    auto [b, e] = Share(n, me, procs);
+    for (size_t i = b; i < e; ++i) {
+      for (const auto& [name, part] : (*parts)[i]) {
+        GSYS_RETURN_IF_ERROR(ForEachPiece(part.path, kPiece, [&](std::string_view bytes) {
+          return comm->SendTo(0, std::string(bytes));
+        }));
+        GSYS_RETURN_IF_ERROR(comm->SendTo(0, std::string()));
+      }
+    }
+    return OkStatus();
+  }
+  for (int p = 1; p < procs; ++p) {
+    if (!sent[static_cast<size_t>(p)]) continue;
+    auto [b, e] = Share(n, p, procs);
+    for (size_t i = b; i < e; ++i) {
+      for (const auto& [name, part] : (*parts)[i]) {
+        GSYS_ASSIGN_OR_RETURN(PartWriter out, PartWriter::Open(part.path, false));
+        while (true) {
+          GSYS_ASSIGN_OR_RETURN(std::string piece, comm->RecvFrom(p));
+          if (piece.empty()) break;
+          *out.buffer() = std::move(piece);
+          GSYS_RETURN_IF_ERROR(out.Flush(true));
+        }
+        GSYS_RETURN_IF_ERROR(out.Close());
+      }
+    }
+  }
+  return OkStatus();
+}
+
 }  // namespace
 
 Frame FilesFrame(const std::vector<RankInfo>& ranks, bool with_set) {
@@ -331,10 +393,19 @@ Result<RecipeRun> RunRecipe(const RunRequest& request, Communicator* comm) {
     }
   }
   GSYS_RETURN_IF_ERROR(verdict);
-  // 3. Map this process's ranks.
+  // 3. Map this process's ranks; tables that grow with the events go to parts on disk.
   std::vector<std::optional<Bundle>> bundles(n);
+  std::vector<SpilledParts> parts(n);
+  if (!recipe.SpilledTables().empty()) {
+    GSYS_ASSIGN_OR_RETURN(run.scratch, ScratchDir::Create());
+  }
   Status mapped = ParallelFor(end - begin, request.threads, [&](size_t i) {
     auto bundle = MapRank(recipe, options, run.params, &ranks[begin + i]);
+    if (bundle.ok() && *bundle) {
+      auto spilled = Spill(recipe, run.scratch->path(), ranks[begin + i], &**bundle);
+      if (!spilled.ok()) return spilled.status();
+      parts[begin + i] = std::move(spilled).value();
+    }
     step();
     if (!bundle.ok()) return bundle.status();
     bundles[begin + i] = std::move(bundle).value();
@@ -347,20 +418,36 @@ Result<RecipeRun> RunRecipe(const RunRequest& request, Communicator* comm) {
       PutInt(&blob, ranks[i].skipped);
       PutBytes(&blob, ranks[i].skip_reason);
       PutBytes(&blob, bundles[i] ? EncodeBundle(*bundles[i]) : std::string());
+      PutInt(&blob, static_cast<int64_t>(parts[i].size()));
+      for (const auto& [name, part] : parts[i]) {
+        PutBytes(&blob, name);
+        PutInt(&blob, part.rows);
+      }
     }
     GSYS_ASSIGN_OR_RETURN(auto blobs, comm->Gather(blob));
+    std::vector<bool> sent_parts(static_cast<size_t>(procs), false);
     if (me == 0) {
       for (int p = 0; p < procs; ++p) {
         ByteReader in(blobs[static_cast<size_t>(p)]);
         Status s;
         if (!GetStatus(&in, &s)) return kCorrupt;
         if (mapped.ok() && !s.ok()) mapped = s;
+        sent_parts[static_cast<size_t>(p)] = s.ok();
         auto [b, e] = Share(n, p, procs);
         for (size_t i = b; i < e && s.ok(); ++i) {
-          int64_t skipped = 0;
+          int64_t skipped = 0, count = 0;
           std::string encoded;
-          if (!in.Int(&skipped) || !in.Bytes(&ranks[i].skip_reason) || !in.Bytes(&encoded)) {
+          if (!in.Int(&skipped) || !in.Bytes(&ranks[i].skip_reason) || !in.Bytes(&encoded) ||
+              !in.Int(&count)) {
             return kCorrupt;
+          }
+          for (int64_t k = 0; k < count; ++k) {
+            std::string name;
+            SpilledPart part;
+            if (!in.Bytes(&name) || !in.Int(&part.rows)) return kCorrupt;
+            part.path = p == 0 ? parts[i].at(name).path : PartPath(run.scratch->path(),
+                                                                    ranks[i], name);
+            parts[i][name] = std::move(part);
           }
           ranks[i].skipped = skipped != 0;
           if (ranks[i].skipped) continue;
@@ -368,7 +455,10 @@ Result<RecipeRun> RunRecipe(const RunRequest& request, Communicator* comm) {
           bundles[i] = std::move(bundle);
         }
       }
+      blobs.clear();
     }
+    // The parts of the other processes' ranks travel to the root piece by piece, in rank order.
+    GSYS_RETURN_IF_ERROR(TransferParts(comm, n, sent_parts, mapped.ok(), &parts));
     // Every process learns whether mapping failed, so all exit alike.
     std::string flag;
     PutStatus(&flag, mapped);
@@ -382,7 +472,7 @@ Result<RecipeRun> RunRecipe(const RunRequest& request, Communicator* comm) {
   // 4. Reduce on the root.
   std::vector<RankResult> results;
   for (size_t i = 0; i < n; ++i) {
-    results.push_back({&run.ranks[i], bundles[i] ? &*bundles[i] : nullptr});
+    results.push_back({&run.ranks[i], bundles[i] ? &*bundles[i] : nullptr, &parts[i]});
   }
   GSYS_ASSIGN_OR_RETURN(run.result, recipe.Reduce(results, options, run.params));
   return run;

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,8 @@
 #include "analysis/recipe/recipe.h"
 
 namespace gsys::analysis::recipe {
+
+class ScratchDir;  // spill.h
 
 struct InputFile {
   std::string path;  // SQLite file to read
@@ -45,6 +48,8 @@ struct RecipeRun {
   GlobalParams params;
   RecipeResult result;
   std::vector<std::string> notes;  // e.g. why sessions were not aligned
+  // Holds the parts of spilled tables (Recipe::SpilledTables) until the output is written.
+  std::shared_ptr<ScratchDir> scratch;
 };
 
 // Runs `request`; `comm` may be null (one process). Bad inputs fail before any map step:

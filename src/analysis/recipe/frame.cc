@@ -71,14 +71,20 @@ std::string ToCsv(const Frame& frame) {
     AppendField(&out, frame.columns[c]);
   }
   out += '\n';
-  for (const auto& row : frame.rows) {
-    for (size_t c = 0; c < row.size(); ++c) {
-      if (c) out += ',';
-      AppendField(&out, CellText(row[c]));
-    }
-    out += '\n';
-  }
+  for (const auto& row : frame.rows) AppendCsvRow(&out, row);
   return out;
+}
+
+void AppendCsvRow(std::string* out, const std::vector<Cell>& row, const int64_t* rank) {
+  if (rank) {
+    *out += std::to_string(*rank);
+    if (!row.empty()) *out += ',';
+  }
+  for (size_t c = 0; c < row.size(); ++c) {
+    if (c) *out += ',';
+    AppendField(out, CellText(row[c]));
+  }
+  *out += '\n';
 }
 
 Result<Frame> ParseCsv(std::string_view text) {

@@ -33,6 +33,8 @@ std::string CellText(const Cell& cell);
 // RFC 4180 CSV: a header line, then one line per row; fields with ',', '"' or a newline are
 // quoted. Lines end with "\n".
 std::string ToCsv(const Frame& frame);
+// One CSV line of ToCsv's (ends with "\n"); `rank`, when given, is written as a first field.
+void AppendCsvRow(std::string* out, const std::vector<Cell>& row, const int64_t* rank = nullptr);
 // Parses CSV written by ToCsv (or any RFC 4180 file): every cell comes back as text, except
 // integers (all digits, optional '-') as int64 and decimals as double; empty fields as NULL.
 Result<Frame> ParseCsv(std::string_view text);

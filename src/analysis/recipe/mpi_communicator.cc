@@ -100,6 +100,9 @@ class MpiCommunicator : public Communicator {
     return data;
   }
 
+  Status SendTo(int to, const std::string& blob) override { return Send(blob, to); }
+  Result<std::string> RecvFrom(int from) override { return Recv(from); }
+
  private:
   static Status Failed(const char* what) {
     return Error(StatusCode::kInternal, std::string("recipe: ") + what + " failed");

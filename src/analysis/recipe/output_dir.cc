@@ -9,6 +9,7 @@
 #include <system_error>
 
 #include "analysis/recipe/recipe_util.h"
+#include "analysis/recipe/spill.h"
 
 namespace gsys::analysis::recipe {
 namespace {
@@ -42,6 +43,23 @@ Status WriteFile(const fs::path& path, const std::string& text) {
   out.close();
   if (!out) return Error(StatusCode::kIoError, "recipe: cannot write '" + path.string() + "'");
   return OkStatus();
+}
+
+// A table's CSV: the header and in-memory rows, then its spilled parts' bytes in order.
+Status WriteTable(const fs::path& path, const OutputTable& table) {
+  GSYS_RETURN_IF_ERROR(WriteFile(path, ToCsv(table.frame)));
+  if (table.parts.empty()) return OkStatus();
+  std::FILE* out = std::fopen(path.c_str(), "ab");
+  if (!out) return Error(StatusCode::kIoError, "recipe: cannot write '" + path.string() + "'");
+  Status s = OkStatus();
+  for (const std::string& part : table.parts) {
+    s = AppendFileTo(out, part);
+    if (!s.ok()) break;
+  }
+  if (std::fclose(out) != 0 && s.ok()) {
+    s = Error(StatusCode::kIoError, "recipe: cannot write '" + path.string() + "'");
+  }
+  return s;
 }
 
 bool IsRecipeOutput(const fs::path& dir) {
@@ -113,7 +131,7 @@ Result<std::vector<std::string>> WriteOutputDir(const std::string& dir, bool for
   written.push_back("files.csv");
   for (const OutputTable& t : run.result.tables) {
     if (!s.ok()) break;
-    s = WriteFile(tmp / (t.name + ".csv"), ToCsv(t.frame));
+    s = WriteTable(tmp / (t.name + ".csv"), t);
     written.push_back(t.name + ".csv");
   }
   std::string page_name = recipe.name() + ".html";

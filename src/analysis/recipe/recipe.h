@@ -5,10 +5,12 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "analysis/recipe/frame.h"
@@ -65,14 +67,30 @@ struct MapContext {
   std::string skip_reason;  // set by Map to skip this rank (the recipe goes on)
 };
 
+// A table of one rank that the engine wrote to a temporary CSV part instead of keeping it (see
+// Recipe::SpilledTables): its lines are the rows with the rank as a first field, no header.
+struct SpilledPart {
+  std::string path;
+  int64_t rows = 0;
+};
+using SpilledParts = std::map<std::string, SpilledPart>;  // by bundle frame name
+
 struct RankResult {
   const RankInfo* info = nullptr;
   const Bundle* bundle = nullptr;  // nullptr when the rank was skipped
+  const SpilledParts* parts = nullptr;  // this rank's spilled tables (their frames have no rows)
 };
 
 struct OutputTable {
+  OutputTable() = default;
+  OutputTable(std::string table_name, Frame table_frame)
+      : name(std::move(table_name)), frame(std::move(table_frame)) {}
   std::string name;  // file name without ".csv"
   Frame frame;       // carries a "Rank" column when rows belong to ranks
+  // CSV parts (rows without header, as ToCsv writes them) appended in order after frame's rows:
+  // tables too large to hold in memory are concatenated from the ranks' parts on disk.
+  std::vector<std::string> parts;
+  int64_t part_rows = 0;
 };
 
 struct RecipeResult {
@@ -98,6 +116,11 @@ class Recipe {
   // What it computes and which options it uses (for --help-recipes).
   virtual std::string help() const = 0;
   virtual std::vector<DataNeed> Needs(const RecipeOptions&) const { return {}; }
+  // Bundle frames that grow with the events of a rank (traces): the engine writes their rows,
+  // with the Rank column, to a temporary CSV part as soon as Map returns and keeps only their
+  // columns, so memory stays bounded per input whatever the number of inputs. Reduce finds them
+  // in RankResult::parts (the frame in the bundle has the columns and no rows).
+  virtual std::vector<std::string> SpilledTables() const { return {}; }
   // Tables whose time extent the engine reads in a first pass (heat-map bins); empty: none.
   virtual std::vector<std::string> ExtentTables() const { return {}; }
   // Checks recipe-specific options (e.g. --name is required); kInvalidArgument on error.

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "analysis/recipe/spill.h"
 #include "common/strings.h"
 
 namespace gsys::analysis::recipe {
@@ -109,6 +110,59 @@ html::Table TableBlock(const std::string& title, const Frame& frame) {
     table.rows.push_back(std::move(cells));
   }
   return table;
+}
+
+OutputTable StackedTable(const std::string& table_name, const std::vector<RankResult>& ranks,
+                         const std::string& name, const std::vector<std::string>& fallback) {
+  OutputTable table;
+  table.name = table_name;
+  for (const RankResult& r : MappedRanks(ranks)) {
+    if (table.frame.columns.empty()) {
+      table.frame.columns.push_back("Rank");
+      const auto& cols = r.bundle->at(name).columns;
+      table.frame.columns.insert(table.frame.columns.end(), cols.begin(), cols.end());
+    }
+    const SpilledPart& part = r.parts->at(name);
+    table.parts.push_back(part.path);
+    table.part_rows += part.rows;
+  }
+  if (table.frame.columns.empty()) table.frame.columns = fallback;
+  return table;
+}
+
+std::map<int64_t, int64_t> StackedRowsPerRank(const std::vector<RankResult>& ranks,
+                                              const std::string& name) {
+  std::map<int64_t, int64_t> n;
+  for (const RankResult& r : MappedRanks(ranks)) {
+    int64_t rows = r.parts->at(name).rows;
+    if (rows > 0) n[r.info->rank] += rows;
+  }
+  return n;
+}
+
+Result<std::vector<html::Block>> PageTableBlocks(const std::string& title,
+                                                 const OutputTable& table) {
+  constexpr size_t kPageRows = html::kMaxTableRows;
+  std::vector<html::Block> blocks;
+  Frame shown;
+  shown.columns = table.frame.columns;
+  size_t total = table.frame.rows.size() + static_cast<size_t>(table.part_rows);
+  for (size_t i = 0; i < table.frame.rows.size() && i < kPageRows; ++i) {
+    shown.rows.push_back(table.frame.rows[i]);
+  }
+  if (shown.rows.size() < kPageRows && !table.parts.empty()) {
+    GSYS_ASSIGN_OR_RETURN(Frame rest, ReadRows(table.frame.columns, table.parts,
+                                               kPageRows - shown.rows.size()));
+    for (auto& row : rest.rows) shown.rows.push_back(std::move(row));
+  }
+  if (total > shown.rows.size()) {
+    blocks.emplace_back(title + ": showing the first " +
+                        GroupThousands(std::to_string(shown.rows.size())) + " of " +
+                        GroupThousands(std::to_string(total)) + " rows (all of them are in " +
+                        table.name + ".csv).");
+  }
+  blocks.emplace_back(TableBlock(title, shown));
+  return blocks;
 }
 
 std::vector<RankResult> MappedRanks(const std::vector<RankResult>& ranks) {

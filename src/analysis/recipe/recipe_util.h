@@ -40,6 +40,21 @@ void AppendRows(Frame* into, const Frame& part);
 // decimal; thousands separators on numbers.
 html::Table TableBlock(const std::string& title, const Frame& frame);
 
+// The rows of every mapped rank's spilled table `name` (Recipe::SpilledTables), with a first
+// column "Rank", as an output table made of the ranks' parts (nothing is read). Columns: the
+// ranks' own, or `fallback` when no rank was mapped.
+OutputTable StackedTable(const std::string& table_name, const std::vector<RankResult>& ranks,
+                         const std::string& name, const std::vector<std::string>& fallback);
+// Rows per rank of a StackedTable's parts (ranks with no rows left out).
+std::map<int64_t, int64_t> StackedRowsPerRank(const std::vector<RankResult>& ranks,
+                                              const std::string& name);
+
+// The page blocks of `table`: a sortable table of the rows a page shows (html::kMaxTableRows: the
+// in-memory rows, then the parts'), preceded by a note giving the total when rows were left out
+// (only those rows are read back from the parts).
+Result<std::vector<html::Block>> PageTableBlocks(const std::string& title,
+                                                 const OutputTable& table);
+
 // Ranks that were mapped (not skipped), in order.
 std::vector<RankResult> MappedRanks(const std::vector<RankResult>& ranks);
 

@@ -3,7 +3,8 @@
 // run time that compute kernels overlap and the part other NCCL kernels overlap (union lengths, so
 // two overlapping compute kernels count once), per rank, PID and GPU; grouped per kernel name as
 // sum(overlap) / sum(duration). Map streams kernels ordered by (PID, device, start) and holds one
-// (PID, device) at a time: its merged compute intervals and its NCCL kernels.
+// (PID, device) at a time: its merged compute intervals and its NCCL kernels; the rank's trace
+// rows go to a part on disk (Recipe::SpilledTables), Reduce merges per-name sums.
 #include <algorithm>
 #include <map>
 #include <set>
@@ -20,6 +21,9 @@ struct Span {
 };
 struct CommKernel {
   int64_t start, end, name;
+};
+struct Sums {
+  int64_t count = 0, dur = 0, comm = 0, comp = 0;
 };
 
 // Length of the union of `spans` (sorted by start) clipped to [lo, hi).
@@ -53,6 +57,7 @@ class OverlapRecipe : public Recipe {
   std::vector<DataNeed> Needs(const RecipeOptions&) const override {
     return {{{"CUPTI_ACTIVITY_KIND_KERNEL"}, "CUDA kernel data"}};
   }
+  std::vector<std::string> SpilledTables() const override { return {"rank_trace"}; }
 
   Result<Bundle> Map(MapContext& ctx) const override {
     std::string sql = "SELECT (k.globalPid >> 24) & 0xFFFFFF, k.deviceId, k.start, k.end, "
@@ -122,32 +127,38 @@ class OverlapRecipe : public Recipe {
     GSYS_ASSIGN_OR_RETURN(auto names,
                           LookupStrings(ctx.reader.db(), {name_ids.begin(), name_ids.end()}));
     for (auto& row : f.rows) row[0] = names[std::get<int64_t>(row[0])];
-    return Bundle{{"rank_trace", std::move(f)}};
+    // Per name sums for grouped_trace and the summary; the trace rows go to a part on disk.
+    std::map<std::string, Sums> by_name;
+    for (const auto& row : f.rows) {
+      Sums& s = by_name[CellText(row[0])];
+      s.count += 1;
+      s.dur += CellInt(row[3]);
+      s.comm += CellInt(row[8]);
+      s.comp += CellInt(row[9]);
+    }
+    Frame sums;
+    sums.columns = {"Name", "Count", "Duration", "Communication", "Compute"};
+    for (const auto& [n, s] : by_name) sums.rows.push_back({n, s.count, s.dur, s.comm, s.comp});
+    return Bundle{{"rank_trace", std::move(f)}, {"sums", std::move(sums)}};
   }
 
   Result<RecipeResult> Reduce(const std::vector<RankResult>& ranks, const RecipeOptions&,
                               const GlobalParams&) const override {
     RecipeResult result;
-    Frame trace;
-    for (const RankResult& r : MappedRanks(ranks)) {
-      AppendRows(&trace, WithRank(r.bundle->at("rank_trace"), r.info->rank));
-    }
-    if (trace.columns.empty()) {
-      trace.columns = {"Rank", "Name", "Start", "End", "Duration", "PID", "Device ID",
-                       "Communication Overlap", "Compute Overlap", "Communication Overlap (ns)",
-                       "Compute Overlap (ns)"};
-    }
-    struct Sums {
-      int64_t count = 0, dur = 0, comm = 0, comp = 0;
-    };
+    OutputTable trace = StackedTable(
+        "rank_trace", ranks, "rank_trace",
+        {"Rank", "Name", "Start", "End", "Duration", "PID", "Device ID", "Communication Overlap",
+         "Compute Overlap", "Communication Overlap (ns)", "Compute Overlap (ns)"});
     std::map<std::string, Sums> by_name;
     std::map<int64_t, Sums> by_rank;
-    for (const auto& row : trace.rows) {
-      for (Sums* s : {&by_name[CellText(row[1])], &by_rank[CellInt(row[0])]}) {
-        s->count += 1;
-        s->dur += CellInt(row[4]);
-        s->comm += CellInt(row[9]);
-        s->comp += CellInt(row[10]);
+    for (const RankResult& r : MappedRanks(ranks)) {
+      for (const auto& row : r.bundle->at("sums").rows) {
+        for (Sums* s : {&by_name[CellText(row[0])], &by_rank[r.info->rank]}) {
+          s->count += CellInt(row[1]);
+          s->dur += CellInt(row[2]);
+          s->comm += CellInt(row[3]);
+          s->comp += CellInt(row[4]);
+        }
       }
     }
     auto pct = [](int64_t part, int64_t whole) {
@@ -161,7 +172,6 @@ class OverlapRecipe : public Recipe {
     std::stable_sort(grouped.rows.begin(), grouped.rows.end(),
                      [](const auto& a, const auto& b) { return CellInt(a[2]) > CellInt(b[2]); });
     result.tables.push_back({"grouped_trace", grouped});
-    result.tables.push_back({"rank_trace", trace});
     result.blocks.emplace_back(
         "How much of each NCCL kernel's run time other kernels on the same GPU overlap: "
         "Compute Overlap (communication hidden behind compute: high is good) and Communication "
@@ -179,7 +189,9 @@ class OverlapRecipe : public Recipe {
     if (!per_rank.labels.empty()) result.blocks.emplace_back(std::move(per_rank));
     if (!per_name.labels.empty()) result.blocks.emplace_back(std::move(per_name));
     result.blocks.emplace_back(TableBlock("grouped_trace", grouped));
-    result.blocks.emplace_back(TableBlock("rank_trace", trace));
+    GSYS_ASSIGN_OR_RETURN(auto trace_blocks, PageTableBlocks("rank_trace", trace));
+    for (auto& block : trace_blocks) result.blocks.push_back(std::move(block));
+    result.tables.push_back(std::move(trace));
     Sums total;
     for (const auto& [rank, s] : by_rank) {
       total.count += s.count;

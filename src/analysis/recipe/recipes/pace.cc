@@ -3,13 +3,17 @@
 // start order, per rank: iteration i's duration (end - start), delta (start_i - end_{i-1}, 0 for
 // the first) and their running sums, with times aligned across ranks. Across ranks: per-rank
 // statistics and how far each rank lags the earliest rank at the same iteration (stragglers).
+// The pace rows of a rank go to a part on disk; Reduce reads the parts back twice, line by line.
 #include <algorithm>
+#include <charconv>
+#include <climits>
 #include <cmath>
 #include <map>
 
 #include "analysis/recipe/describe.h"
 #include "analysis/recipe/recipe_util.h"
 #include "analysis/recipe/recipes/recipes.h"
+#include "analysis/recipe/spill.h"
 #include "report/reader/report_reader.h"
 
 namespace gsys::analysis::recipe {
@@ -33,6 +37,7 @@ class PaceRecipe : public Recipe {
     if (nvtx_) return {{{"NVTX_EVENTS"}, "NV Tools Extension (NVTX) data"}};
     return {{{"CUPTI_ACTIVITY_KIND_KERNEL"}, "CUDA kernel data"}};
   }
+  std::vector<std::string> SpilledTables() const override { return {"pace"}; }
   Status Validate(const RecipeOptions& options) const override {
     if (options.range_name.empty()) {
       return Error(StatusCode::kInvalidArgument,
@@ -69,14 +74,31 @@ class PaceRecipe : public Recipe {
     if (f.rows.empty()) {
       ctx.skip_reason = std::string("has no ") + (nvtx_ ? "NVTX range" : "kernel") + " named '" +
                         ctx.options.range_name + "'";
+      return Bundle{{"pace", std::move(f)}};
     }
-    return Bundle{{"pace", std::move(f)}};
+    // This rank's statistics; the pace rows go to a part on disk (Recipe::SpilledTables).
+    std::vector<int64_t> dur, delta;
+    for (const auto& row : f.rows) {
+      dur.push_back(CellInt(row[3]));
+      delta.push_back(CellInt(row[4]));
+    }
+    Describe dd = DescribeValues(dur), dg = DescribeValues(delta);
+    Frame stats, delta_stats, info;
+    stats.columns = delta_stats.columns = DescribeColumns();
+    stats.rows.push_back(DescribeCells(dd));
+    delta_stats.rows.push_back(DescribeCells(dg));
+    info.columns = {"Iterations", "Mean Duration", "Mean Delta", "Last End"};
+    info.rows.push_back({static_cast<int64_t>(f.rows.size()), dd.mean, dg.mean, f.rows.back()[2]});
+    return Bundle{{"pace", std::move(f)},
+                  {"stats", std::move(stats)},
+                  {"delta_stats", std::move(delta_stats)},
+                  {"info", std::move(info)}};
   }
 
   Result<RecipeResult> Reduce(const std::vector<RankResult>& ranks, const RecipeOptions& options,
                               const GlobalParams&) const override {
     RecipeResult result;
-    Frame pace, stats, delta_stats, summary;
+    Frame stats, delta_stats, summary;
     stats.columns = delta_stats.columns = {"Rank"};
     for (const auto& c : DescribeColumns()) {
       stats.columns.push_back(c);
@@ -84,54 +106,66 @@ class PaceRecipe : public Recipe {
     }
     summary.columns = {"Rank", "Iterations", "Mean Duration", "Mean Delta", "Mean Lag",
                        "Last End"};
-    // Earliest start of each iteration over all ranks, for the lag.
-    std::map<int64_t, int64_t> earliest;
+    // Earliest start of each iteration over all ranks, for the lag (a first pass over the parts).
+    std::vector<int64_t> earliest;
     auto mapped = MappedRanks(ranks);
-    for (const RankResult& r : mapped) {
-      for (const auto& row : r.bundle->at("pace").rows) {
-        auto [it, added] = earliest.emplace(CellInt(row[0]), CellInt(row[1]));
-        if (!added) it->second = std::min(it->second, CellInt(row[1]));
+    std::vector<int64_t> fields;
+    auto parse = [&fields](const std::string& line) {
+      fields.clear();
+      const char* p = line.data();
+      const char* end = p + line.size();
+      while (p <= end) {
+        const char* comma = std::find(p, end, ',');
+        int64_t v = 0;
+        std::from_chars(p, comma, v);
+        fields.push_back(v);
+        p = comma + 1;
       }
+      return fields.size() == 8;  // Rank, Iteration, Start, End, Duration, Delta, 2 sums
+    };
+    for (const RankResult& r : mapped) {
+      GSYS_RETURN_IF_ERROR(ForEachRecord({r.parts->at("pace").path}, [&](const std::string& l) {
+        if (!parse(l)) return true;
+        size_t it = static_cast<size_t>(fields[1]);
+        if (it >= earliest.size()) earliest.resize(it + 1, INT64_MAX);
+        earliest[it] = std::min(earliest[it], fields[2]);
+        return true;
+      }));
     }
     html::LineChart durations{"Duration per iteration", "iteration", "ms", {}};
     html::LineChart deltas{"Delta (gap before the iteration) per iteration", "iteration", "ms", {}};
     html::BarChart lags{"Mean lag behind the earliest rank", "ms", {}, {}};
     for (const RankResult& r : mapped) {
-      const Frame& f = r.bundle->at("pace");
-      AppendRows(&pace, WithRank(f, r.info->rank));
-      std::vector<int64_t> dur, delta;
       html::LineSeries sd{"rank " + std::to_string(r.info->rank), {}, {}}, sg = sd;
       long double lag = 0;
-      for (const auto& row : f.rows) {
-        dur.push_back(CellInt(row[3]));
-        delta.push_back(CellInt(row[4]));
-        lag += static_cast<long double>(CellInt(row[1]) - earliest[CellInt(row[0])]);
-        sd.x.push_back(CellDouble(row[0]));
-        sd.y.push_back(CellDouble(row[3]) / 1e6);
-        sg.x.push_back(CellDouble(row[0]));
-        sg.y.push_back(CellDouble(row[4]) / 1e6);
-      }
+      GSYS_RETURN_IF_ERROR(ForEachRecord({r.parts->at("pace").path}, [&](const std::string& l) {
+        if (!parse(l)) return true;
+        lag += static_cast<long double>(fields[2] - earliest[static_cast<size_t>(fields[1])]);
+        sd.x.push_back(static_cast<double>(fields[1]));
+        sd.y.push_back(static_cast<double>(fields[4]) / 1e6);
+        sg.x.push_back(static_cast<double>(fields[1]));
+        sg.y.push_back(static_cast<double>(fields[5]) / 1e6);
+        return true;
+      }));
       int64_t rank = r.info->rank;
-      Describe dd = DescribeValues(dur), dg = DescribeValues(delta);
+      const std::vector<Cell>& info = r.bundle->at("info").rows.at(0);
       std::vector<Cell> srow = {rank}, grow = {rank};
-      for (Cell& c : DescribeCells(dd)) srow.push_back(std::move(c));
-      for (Cell& c : DescribeCells(dg)) grow.push_back(std::move(c));
+      for (const Cell& c : r.bundle->at("stats").rows.at(0)) srow.push_back(c);
+      for (const Cell& c : r.bundle->at("delta_stats").rows.at(0)) grow.push_back(c);
       stats.rows.push_back(std::move(srow));
       delta_stats.rows.push_back(std::move(grow));
-      double mean_lag = Round1(static_cast<double>(lag / static_cast<long double>(f.rows.size())));
-      summary.rows.push_back(
-          {rank, static_cast<int64_t>(f.rows.size()), dd.mean, dg.mean, mean_lag,
-           f.rows.back()[2]});
+      int64_t iterations = CellInt(info[0]);
+      double mean_lag = Round1(static_cast<double>(lag / static_cast<long double>(iterations)));
+      summary.rows.push_back({rank, iterations, info[1], info[2], mean_lag, info[3]});
       durations.series.push_back(std::move(sd));
       deltas.series.push_back(std::move(sg));
       lags.labels.push_back("rank " + std::to_string(rank));
       lags.values.push_back(mean_lag / 1e6);
     }
-    if (pace.columns.empty()) {
-      pace.columns = {"Rank", "Iteration", "Start", "End", "Duration", "Delta", "Duration Accum",
-                      "Delta Accum"};
-    }
-    result.tables.push_back({"pace", pace});
+    OutputTable pace = StackedTable("pace", ranks, "pace",
+                                    {"Rank", "Iteration", "Start", "End", "Duration", "Delta",
+                                     "Duration Accum", "Delta Accum"});
+    result.tables.push_back(std::move(pace));
     result.tables.push_back({"stats", stats});
     result.tables.push_back({"delta_stats", delta_stats});
     result.tables.push_back({"rank_summary", summary});

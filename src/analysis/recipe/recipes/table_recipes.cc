@@ -2,7 +2,8 @@
 // Recipes that run one existing per-report analysis on every rank and stack the tables with a
 // Rank column: nvtx_gpu_proj_trace and nvtx_gpu_proj_sum (the stats reports of the same names)
 // and the expert-rule recipes (the `gsys analyze` rules: gpu_gaps, gpu_time_util, cuda_api_sync,
-// cuda_memcpy_sync, cuda_memcpy_async, cuda_memset_sync and gsys's own rules).
+// cuda_memcpy_sync, cuda_memcpy_async, cuda_memset_sync and gsys's own rules). The per-rank tables
+// are spilled to parts on disk (Recipe::SpilledTables) and concatenated in rank order.
 #include <map>
 
 #include "analysis/recipe/recipe_util.h"
@@ -41,18 +42,8 @@ Frame FromResultTable(const ResultTable& table, int64_t offset) {
   return f;
 }
 
-Frame Stack(const std::vector<RankResult>& ranks, const std::string& name) {
-  Frame all;
-  for (const RankResult& r : MappedRanks(ranks)) {
-    AppendRows(&all, WithRank(r.bundle->at(name), r.info->rank));
-  }
-  if (all.columns.empty()) all.columns = {"Rank"};
-  return all;
-}
-
-std::string RowsPerRank(const Frame& all) {
-  std::map<int64_t, int64_t> n;
-  for (const auto& row : all.rows) ++n[CellInt(row[0])];
+std::string RowsPerRank(const std::vector<RankResult>& ranks, const std::string& name) {
+  std::map<int64_t, int64_t> n = StackedRowsPerRank(ranks, name);
   std::string text;
   for (const auto& [rank, count] : n) {
     text += (text.empty() ? "" : ", ") + std::string("rank ") + std::to_string(rank) + ": " +
@@ -80,6 +71,7 @@ class ProjRecipe : public Recipe {
               "CUPTI_ACTIVITY_KIND_MEMSET"}, "GPU trace data"},
             {{"CUPTI_ACTIVITY_KIND_RUNTIME"}, "CUDA API data"}};
   }
+  std::vector<std::string> SpilledTables() const override { return {"table"}; }
   Result<Bundle> Map(MapContext& ctx) const override {
     GSYS_ASSIGN_OR_RETURN(ReportOutcome out, RunReport(ctx.reader, {name(), {}}));
     if (out.skipped) ctx.skip_reason = "does not contain " + out.missing_data;
@@ -88,11 +80,13 @@ class ProjRecipe : public Recipe {
   Result<RecipeResult> Reduce(const std::vector<RankResult>& ranks, const RecipeOptions&,
                               const GlobalParams&) const override {
     RecipeResult result;
-    Frame all = Stack(ranks, "table");
-    result.tables.push_back({trace_ ? "trace" : "rank_stats", all});
+    std::string table = trace_ ? "trace" : "rank_stats";
+    OutputTable all = StackedTable(table, ranks, "table", {"Rank"});
     result.blocks.emplace_back(help());
-    result.blocks.emplace_back(TableBlock(trace_ ? "trace" : "rank_stats", all));
-    result.summary.push_back(RowsPerRank(all));
+    GSYS_ASSIGN_OR_RETURN(auto blocks, PageTableBlocks(table, all));
+    for (auto& block : blocks) result.blocks.push_back(std::move(block));
+    result.summary.push_back(RowsPerRank(ranks, "table"));
+    result.tables.push_back(std::move(all));
     return result;
   }
 
@@ -124,6 +118,7 @@ class RuleRecipe : public Recipe {
     }
     return OkStatus();
   }
+  std::vector<std::string> SpilledTables() const override { return {"analysis"}; }
   Result<Bundle> Map(MapContext& ctx) const override {
     RuleRequest request{name(), {"rows=-1"}};
     for (const std::string& arg : ctx.options.rule_args) request.args.push_back(arg);
@@ -142,15 +137,16 @@ class RuleRecipe : public Recipe {
   Result<RecipeResult> Reduce(const std::vector<RankResult>& ranks, const RecipeOptions&,
                               const GlobalParams&) const override {
     RecipeResult result;
-    Frame all = Stack(ranks, "analysis");
-    result.tables.push_back({"analysis", all});
+    OutputTable all = StackedTable("analysis", ranks, "analysis", {"Rank"});
     auto mapped = MappedRanks(ranks);
     if (!mapped.empty()) {
       const Frame& advice = mapped.front().bundle->at("advice");
-      result.blocks.emplace_back(CellText(advice.rows[0][all.rows.empty() ? 1 : 0]));
+      result.blocks.emplace_back(CellText(advice.rows[0][all.part_rows == 0 ? 1 : 0]));
     }
-    result.blocks.emplace_back(TableBlock("analysis", all));
-    result.summary.push_back(RowsPerRank(all));
+    GSYS_ASSIGN_OR_RETURN(auto blocks, PageTableBlocks("analysis", all));
+    for (auto& block : blocks) result.blocks.push_back(std::move(block));
+    result.summary.push_back(RowsPerRank(ranks, "analysis"));
+    result.tables.push_back(std::move(all));
     return result;
   }
 

@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: Apache-2.0
 """GPU case (issue 10): Python frames at kernel launches PyTorch makes with the GIL released.
 
-Runs pytorch_python_frames.py under `gsys profile -t cuda --python-backtrace=cuda` and checks:
+Runs pytorch_python_frames.py under `gsys profile -t cuda,nvtx,osrt --python-backtrace=cuda
+--cudabacktrace=all:0` (every call gets its stacks, not only those past the default 1 µs
+threshold, so counts are exact) and checks:
   * every kernel's launch call carries Python frames (none is left without)
   * the 10 relu kernels: exactly the script's small_relu < main < <module> frames, at their lines
   * the GEMM kernels: innermost script frame big_matmul at its line, then main, then <module>
@@ -71,8 +73,18 @@ def main():
     at = markers()
     c = Case(args, "python_frames")
     print(f"case python_frames (session {c.dir}, {sys.version.split()[0]})")
-    c.run([sys.executable, SCRIPT], ["--python-backtrace=cuda"])
+    c.run([sys.executable, SCRIPT], ["--python-backtrace=cuda", "--cudabacktrace=all:0"])
     c.eq("program ran to the end", "expect ok" in c.stdout, True)
+    check_report(c, at, args.gsys)
+    if c.failures:
+        print(f"FAILED: {len(c.failures)} check(s)")
+        return 1
+    print("PASSED")
+    return 0
+
+
+def check_report(c, at, gsys):
+    """The checks of the module docstring on the report `c.report` (open as `c.db`)."""
     kernels = stacks(c)
     print(f"  kernels: {len(kernels)}")
     c.eq("at least 43 kernels (3 randn, 10 GEMM, 10 relu, 10+ linear)", len(kernels) >= 43, True)
@@ -106,7 +118,7 @@ def main():
     if linear:
         print("    nn.Linear launch stack:", [f"{os.path.basename(a)}:{b} {fn}"
                                               for a, b, fn in linear[0]])
-    r = subprocess.run([args.gsys, "stats", "-r", "cuda_api_callers", "-f", "csv", c.report],
+    r = subprocess.run([gsys, "stats", "-r", "cuda_api_callers", "-f", "csv", c.report],
                        capture_output=True, text=True)
     print(r.stdout[:1200], r.stderr[-300:])
     rows = [row for row in csv.reader(io.StringIO(r.stdout)) if len(row) >= 5]
@@ -119,11 +131,6 @@ def main():
     ops = header.index("GPU Ops") if "GPU Ops" in header else 2
     c.eq("cuda_api_callers: the relu site launched 10 GPU ops",
          sum(int(row[ops]) for row in body if row[site] == relu_site), 10)
-    if c.failures:
-        print(f"FAILED: {len(c.failures)} check(s)")
-        return 1
-    print("PASSED")
-    return 0
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "capture/stack/python_frames.h"
 
+#include <cstdint>
 #include <cstring>
 
 #include "capture/stack/python_memory.h"
@@ -116,19 +117,22 @@ bool PutInt(Out* o, int v) {
   return true;
 }
 
-// Line of byte offset `addr` in `code` (already copied to `cb`).
+constexpr int kBadLine = INT32_MIN;
+
+// Line of byte offset `addr` in `code` (already copied to `cb`); kBadLine when its line table
+// is not a readable bytes object.
 int CodeLine(const PythonLayout& l, const PythonTypes& t, const uint8_t* cb, int64_t addr) {
   int first_line = I32(cb, l.co_firstlineno);
   uintptr_t table = Ptr(cb, l.co_linetable);
   uint8_t head[64];
-  if (l.bytes_data > sizeof head || !SafeRead(table, head, l.bytes_data)) return -1;
-  if (Ptr(head, 8) != t.bytes) return -1;
+  if (l.bytes_data > sizeof head || !SafeRead(table, head, l.bytes_data)) return kBadLine;
+  if (Ptr(head, 8) != t.bytes) return kBadLine;
   int64_t size = I64(head, l.bytes_size);
-  if (size < 0) return -1;
+  if (size < 0) return kBadLine;
   size_t n = static_cast<size_t>(size) < kMaxLineTableBytes ? static_cast<size_t>(size)
                                                             : kMaxLineTableBytes;
   uint8_t bytes[kMaxLineTableBytes];
-  if (!SafeRead(table + l.bytes_data, bytes, n)) return -1;
+  if (!SafeRead(table + l.bytes_data, bytes, n)) return kBadLine;
   return l.minor == 10 ? LineFrom310Table(bytes, n, first_line, addr)
                        : LineFromLocationTable(bytes, n, first_line, addr);
 }
@@ -200,43 +204,59 @@ int LineFromLocationTable(const uint8_t* table, size_t n, int first_line, int64_
 }
 
 size_t WalkPythonFrames(const PythonLayout& l, const PythonTypes& t, uintptr_t tstate, char* out,
-                        size_t cap) {
+                        size_t cap, bool* suspect) {
+  bool ignored = false;
+  bool& bad = suspect != nullptr ? *suspect : ignored;
+  bad = false;
   SafeReadBeginWalk();
   uintptr_t frame = 0;
-  if (tstate == 0 || !FirstFrame(l, tstate, &frame)) return 0;
-  Out o{out, cap, 0};
   uint8_t fb[160];
   uint8_t cb[320];
-  if (l.frame_read > sizeof fb || l.code_read > sizeof cb) return 0;
-  for (int depth = 0; frame != 0; ++depth) {
-    if (depth == kMaxPythonDepth || !SafeRead(frame, fb, l.frame_read)) return 0;
+  if (tstate == 0 || l.frame_read > sizeof fb || l.code_read > sizeof cb) return 0;
+  if (!FirstFrame(l, tstate, &frame)) {
+    bad = true;
+    return 0;
+  }
+  Out o{out, cap, 0};
+  // Any read that fails or finds the wrong type means the layout or the memory is not what it
+  // should be: no frames at all (and `suspect`), rather than a stack that could be wrong.
+  // A cycle in the chain is garbage too; Brent's method finds one within twice its length.
+  uintptr_t mark = 0;
+  int since_mark = 0, power = 1;
+  for (int depth = 0; frame != 0 && depth < kMaxPythonDepth; ++depth) {
+    if (frame == mark || !SafeRead(frame, fb, l.frame_read)) return bad = true, 0;
+    if (++since_mark == power) {
+      mark = frame;
+      power *= 2;
+      since_mark = 0;
+    }
     uintptr_t code = Ptr(fb, l.frame_code);
     uint8_t owner = l.frame_owner != 0 ? fb[l.frame_owner] : 0;
-    uintptr_t self = frame;
     frame = Ptr(fb, l.frame_back);
-    if (frame == self) return 0;
     if (l.minor >= 12 && owner == kFrameOwnedByCStack) continue;  // C entry shim
-    if (!SafeRead(code, cb, l.code_read) || Ptr(cb, 8) != t.code) return 0;
+    if (!SafeRead(code, cb, l.code_read) || Ptr(cb, 8) != t.code) return bad = true, 0;
     int64_t addr;
     if (l.minor == 10) {
       int32_t lasti = I32(fb, l.frame_instr);  // in code units
       addr = lasti < 0 ? -1 : int64_t{lasti} * 2;
     } else {
       addr = static_cast<int64_t>(Ptr(fb, l.frame_instr) - (code + l.co_code));
-      if (addr < -2 || addr > kMaxCodeBytes) return 0;
+      if (addr < -2 || addr > kMaxCodeBytes) return bad = true, 0;
       // Incomplete: still making cells or the generator (pycore_frame.h); CPython's own frame
       // API skips these too.
       if (owner != kFrameOwnedByGenerator && addr < int64_t{I32(cb, l.co_firsttraceable)} * 2) {
         continue;
       }
     }
+    int line = CodeLine(l, t, cb, addr);
+    if (line == kBadLine) return bad = true, 0;
     size_t frame_start = o.used;
     bool ok = PutStr(l, t, Ptr(cb, l.co_filename), kMaxPythonFileBytes, &o) && o.Put('\x1f') &&
-              PutInt(&o, CodeLine(l, t, cb, addr)) && o.Put('\x1f') &&
+              PutInt(&o, line) && o.Put('\x1f') &&
               PutStr(l, t, Ptr(cb, l.co_name), kMaxPythonNameBytes, &o) && o.Put('\n');
     if (!ok) {
-      if (o.used < o.cap) return 0;  // not a str: give up on the whole stack
-      o.used = frame_start;          // out of room: keep the whole frames written so far
+      if (o.used < o.cap) return bad = true, 0;  // not a str
+      o.used = frame_start;  // out of room: keep the whole frames written so far
       break;
     }
   }

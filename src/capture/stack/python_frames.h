@@ -29,10 +29,12 @@ inline constexpr size_t kMaxPythonNameBytes = 256;
 inline constexpr size_t kMaxLineTableBytes = 8192;
 
 // Writes the frames of thread state `tstate`, innermost first, "FILE\x1fLINE\x1fFUNCTION\n"
-// each (format/stack_records.h), whole frames only, at most `cap` bytes. Returns the bytes
-// written; 0 when the thread has no Python frames or anything read looks wrong.
+// each (format/stack_records.h), whole frames only, at most `cap` bytes and kMaxPythonDepth
+// frames. Returns the bytes written; 0 when the thread has no Python frames or anything read
+// looks wrong, and then `*suspect` (when given) is set: unreadable memory or an object of the
+// wrong type means the layout does not fit this interpreter.
 size_t WalkPythonFrames(const PythonLayout& layout, const PythonTypes& types, uintptr_t tstate,
-                        char* out, size_t cap);
+                        char* out, size_t cap, bool* suspect = nullptr);
 
 // Line of the instruction at byte offset `addr` of a code object whose first line is
 // `first_line`, from its 3.10 co_linetable (pairs of byte delta, signed line delta; -128: no

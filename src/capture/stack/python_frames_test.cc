@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <utility>
@@ -87,7 +88,7 @@ TEST(PythonSafeRead, UnmappedAndLowAddresses) {
 // of frames, with code objects, str and bytes objects, all in one arena.
 class FakePython {
  public:
-  FakePython() : l_(*PythonLayoutFor(3, 12)), mem_(1 << 16, 0) {
+  FakePython() : l_(*PythonLayoutFor(3, 12)), mem_(1 << 20, 0) {
     types_ = {Addr(Alloc(16)), Addr(Alloc(16)), Addr(Alloc(16))};
     tstate_ = Alloc(128);
     cframe_ = Alloc(16);
@@ -114,10 +115,10 @@ class FakePython {
     Put(cframe_ + l_.cframe_current, Addr(frame));
     return frame;
   }
-  std::string Walk(size_t cap = 4096) {
-    char out[4096];
-    size_t n = WalkPythonFrames(l_, types_, Addr(tstate_), out, cap);
-    return std::string(out, n);
+  std::string Walk(size_t cap = 4096, bool* suspect = nullptr) {
+    std::vector<char> out(cap);
+    size_t n = WalkPythonFrames(l_, types_, Addr(tstate_), out.data(), cap, suspect);
+    return std::string(out.data(), n);
   }
   uintptr_t Addr(size_t pos) { return reinterpret_cast<uintptr_t>(mem_.data()) + pos; }
   void Put(size_t pos, uintptr_t v) { std::memcpy(&mem_[pos], &v, 8); }
@@ -145,6 +146,7 @@ class FakePython {
   size_t Alloc(size_t n) {
     size_t o = next_;
     next_ += (n + 15) & ~size_t{15};
+    if (next_ > mem_.size()) __builtin_trap();  // the test outgrew its arena
     return o;
   }
   PythonLayout l_;
@@ -203,11 +205,16 @@ TEST(PythonWalker, GivesUpOnGarbage) {
     EXPECT_EQ(py.Walk(), "");
   }
   {
-    FakePython py;  // a cycle: bounded by kMaxPythonDepth, then no frames
+    FakePython py;  // a cycle of three frames below two good ones
     size_t f1 = py.Push("/a.py", "f", 1, 0, t);
-    size_t f2 = py.Push("/a.py", "g", 1, 0, t);
-    py.Put(f1 + py.layout().frame_back, py.Addr(f2));
-    EXPECT_EQ(py.Walk(), "");
+    py.Push("/a.py", "g", 1, 0, t);
+    size_t f3 = py.Push("/a.py", "h", 1, 0, t);
+    py.Push("/a.py", "i", 1, 0, t);
+    py.Push("/a.py", "j", 1, 0, t);
+    py.Put(f1 + py.layout().frame_back, py.Addr(f3));
+    bool suspect = false;
+    EXPECT_EQ(py.Walk(4096, &suspect), "");
+    EXPECT_TRUE(suspect);
   }
   {
     FakePython py;  // a name that is not a compact str
@@ -218,6 +225,23 @@ TEST(PythonWalker, GivesUpOnGarbage) {
     *reinterpret_cast<uint32_t*>(name + py.layout().str_state) = 0;
     EXPECT_EQ(py.Walk(), "");
   }
+}
+
+TEST(PythonWalker, DeepStacksAreCutAtMaxDepth) {
+  FakePython py;
+  auto t = LinePerEightUnits(1);
+  for (int i = 0; i < kMaxPythonDepth + 50; ++i) py.Push("/r.py", "rec", 1, 0, t);
+  bool suspect = true;
+  std::string s = py.Walk(1 << 16, &suspect);
+  EXPECT_FALSE(suspect);
+  EXPECT_EQ(static_cast<int>(std::count(s.begin(), s.end(), '\n')), kMaxPythonDepth);
+}
+
+TEST(PythonWalker, NoFramesIsNotSuspect) {
+  FakePython py;
+  bool suspect = true;
+  EXPECT_EQ(py.Walk(4096, &suspect), "");
+  EXPECT_FALSE(suspect);
 }
 
 TEST(PythonWalker, KeepsWholeFramesWhenOutOfRoom) {

@@ -28,9 +28,9 @@ PyObj* (*g_tstate_current)() = nullptr;  // NULL unless this thread holds the GI
 CApiStack g_capi;
 bool g_capi_ok = false;
 Walker g_walker;
-bool g_walker_ok = false;
+std::atomic<bool> g_walker_ok{false};  // cleared for good when a walk finds unexpected data
 const char* g_why = nullptr;
-const char* g_walker_why = nullptr;
+std::atomic<const char*> g_walker_why{nullptr};
 std::atomic<int> g_state{0};  // 0 unresolved, 1 resolving, 2 usable, 3 unavailable
 
 template <typename F>
@@ -101,10 +101,11 @@ void Resolve() {
     Sym(&g_tstate_current, "_PyThreadState_UncheckedGet");
   }
   g_capi_ok = g_tstate_current != nullptr && ResolveCApiStack(&g_capi);
-  g_walker_why = ResolveWalker();
-  g_walker_ok = g_walker_why == nullptr;
-  if (!g_capi_ok && !g_walker_ok) {
-    g_why = g_walker_why;
+  const char* walker_why = ResolveWalker();
+  g_walker_why.store(walker_why, std::memory_order_relaxed);
+  g_walker_ok.store(walker_why == nullptr, std::memory_order_relaxed);
+  if (!g_capi_ok && walker_why != nullptr) {
+    g_why = walker_why;
     g_state.store(3, std::memory_order_release);
     return;
   }
@@ -121,12 +122,26 @@ bool Ready() {
   return s == 2;
 }
 
+// Walks that met memory or objects that are not what the layout says (kMaxSuspectWalks of
+// them) turn the walker off for the rest of the process: a layout that does not fit this build
+// (an unknown patch release, a custom build) would keep producing garbage pointers, and each
+// one is a risk (python_memory.h). GIL holders still get stacks through the C API.
+constexpr int kMaxSuspectWalks = 3;
+std::atomic<int> g_suspect_walks{0};
+
 size_t Walk(char* out, size_t cap) {
   PyObj* tstate = g_tstate_current != nullptr ? g_tstate_current() : nullptr;
   if (tstate == nullptr) tstate = g_walker.gilstate_tstate();
   if (tstate == nullptr) return 0;
-  return WalkPythonFrames(g_walker.layout, g_walker.types, reinterpret_cast<uintptr_t>(tstate), out,
-                          cap);
+  bool suspect = false;
+  size_t n = WalkPythonFrames(g_walker.layout, g_walker.types, reinterpret_cast<uintptr_t>(tstate),
+                              out, cap, &suspect);
+  if (suspect && g_suspect_walks.fetch_add(1, std::memory_order_relaxed) + 1 >= kMaxSuspectWalks) {
+    g_walker_why.store("the frame walker met unexpected interpreter data and turned itself off",
+                       std::memory_order_relaxed);
+    g_walker_ok.store(false, std::memory_order_relaxed);
+  }
+  return n;
 }
 
 size_t CApi(char* out, size_t cap) {
@@ -141,13 +156,15 @@ const char* PythonStackUnavailable() { return Ready() ? nullptr : g_why; }
 
 const char* PythonWalkerUnavailable() {
   if (!Ready()) return g_why;
-  return g_walker_why;
+  return g_walker_why.load(std::memory_order_relaxed);
 }
 
 size_t CapturePythonStackWith(PythonStackMethod method, char* out, size_t cap) {
   if (!Ready() || g_is_initialized() == 0) return 0;
   size_t n = 0;
-  if (g_walker_ok && method != PythonStackMethod::kCApi) n = Walk(out, cap);
+  if (g_walker_ok.load(std::memory_order_relaxed) && method != PythonStackMethod::kCApi) {
+    n = Walk(out, cap);
+  }
   if (n == 0 && g_capi_ok && method != PythonStackMethod::kWalker) n = CApi(out, cap);
   return n;
 }

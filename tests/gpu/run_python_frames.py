@@ -23,6 +23,7 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, HERE)
 from run_case import KERNEL_NAMES, SKIP, Case, gpu_present  # noqa: E402
 

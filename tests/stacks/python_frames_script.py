@@ -72,4 +72,5 @@ closure_and_generator("gen")  # @gen_call
 results["deep"] = deep(40)  # @deep_call
 results["bench"] = bench()  # @bench_call
 results["walker_unavailable"] = (free.gsys_probe_walker_unavailable() or b"").decode()
+results["debug_offsets"] = free.gsys_probe_uses_debug_offsets()
 print(json.dumps(results))

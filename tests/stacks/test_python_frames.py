@@ -9,8 +9,9 @@ not found are listed as skipped). For each it checks the exact FILE:LINE FUNCTIO
   * GIL released (what PyTorch does around kernel launches): the walker gives them; the C API,
     which needs the GIL, gives none
   * from a second Python thread (its outer frames are threading.py's)
-  * inside a generator called from a function with a cell variable, and 41 frames deep
-and prints the cost per stack (20 frames) of both ways.
+  * inside a generator called from a function with a cell variable, and 42 frames deep
+  * on 3.13, the offsets come from the interpreter's _Py_DebugOffsets
+and prints the cost per stack (21 frames) of both ways.
 """
 import argparse
 import glob
@@ -54,6 +55,8 @@ def check_python(python, probe):
     s = os.path.basename(SCRIPT)
     if res["walker_unavailable"]:
         fail(f"{python}: walker unavailable: {res['walker_unavailable']}")
+    if res["debug_offsets"] != (minor >= 13):
+        fail(f"{python}: offsets from _Py_DebugOffsets: {res['debug_offsets']}, want {minor >= 13}")
 
     def q(qual, name):  # co_qualname from 3.11 on, co_name before
         return qual if minor >= 11 else name

@@ -31,6 +31,7 @@ Walker g_walker;
 std::atomic<bool> g_walker_ok{false};  // cleared for good when a walk finds unexpected data
 const char* g_why = nullptr;
 std::atomic<const char*> g_walker_why{nullptr};
+bool g_debug_offsets = false;
 std::atomic<int> g_state{0};  // 0 unresolved, 1 resolving, 2 usable, 3 unavailable
 
 template <typename F>
@@ -81,9 +82,11 @@ const char* ResolveWalker() {
     // walker cannot use (e.g. a free-threaded build) turns the walker off.
     void* runtime = dlsym(RTLD_DEFAULT, "_PyRuntime");
     uint8_t head[kDebugOffsetsBytes];
-    if (runtime != nullptr && SafeRead(reinterpret_cast<uintptr_t>(runtime), head, sizeof head) &&
-        !ApplyDebugOffsets(head, sizeof head, &w.layout)) {
-      return "_PyRuntime's debug offsets are not those of a 3.13 GIL build";
+    if (runtime != nullptr && SafeRead(reinterpret_cast<uintptr_t>(runtime), head, sizeof head)) {
+      if (!ApplyDebugOffsets(head, sizeof head, &w.layout)) {
+        return "_PyRuntime's debug offsets are not those of a 3.13 GIL build";
+      }
+      g_debug_offsets = true;
     }
   }
   g_walker = w;
@@ -153,6 +156,8 @@ size_t CApi(char* out, size_t cap) {
 }  // namespace
 
 const char* PythonStackUnavailable() { return Ready() ? nullptr : g_why; }
+
+bool PythonWalkerUsesDebugOffsets() { return Ready() && g_debug_offsets; }
 
 const char* PythonWalkerUnavailable() {
   if (!Ready()) return g_why;

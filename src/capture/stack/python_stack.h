@@ -31,4 +31,8 @@ size_t CapturePythonStackWith(PythonStackMethod method, char* out, size_t cap);
 // Why the walker is off in this process (then only GIL holders get stacks), or nullptr.
 const char* PythonWalkerUnavailable();
 
+// True when the walker took its offsets from the interpreter's _Py_DebugOffsets (3.13+)
+// rather than from its own table.
+bool PythonWalkerUsesDebugOffsets();
+
 }  // namespace gsys::capture

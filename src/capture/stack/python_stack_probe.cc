@@ -61,3 +61,7 @@ extern "C" __attribute__((visibility("default"))) uint64_t gsys_probe_syscalls()
 extern "C" __attribute__((visibility("default"))) void gsys_probe_forget_pages() {
   gsys::capture::SafeReadForgetAll();
 }
+
+extern "C" __attribute__((visibility("default"))) int gsys_probe_uses_debug_offsets() {
+  return gsys::capture::PythonWalkerUsesDebugOffsets() ? 1 : 0;
+}

@@ -120,7 +120,8 @@ bool PutInt(Out* o, int v) {
 constexpr int kBadLine = INT32_MIN;
 
 // Line of byte offset `addr` in `code` (already copied to `cb`); kBadLine when its line table
-// is not a readable bytes object.
+// is not a readable bytes object. The table is streamed through a small buffer and read only
+// up to the entry that covers `addr`.
 int CodeLine(const PythonLayout& l, const PythonTypes& t, const uint8_t* cb, int64_t addr) {
   int first_line = I32(cb, l.co_firstlineno);
   uintptr_t table = Ptr(cb, l.co_linetable);
@@ -129,12 +130,25 @@ int CodeLine(const PythonLayout& l, const PythonTypes& t, const uint8_t* cb, int
   if (Ptr(head, 8) != t.bytes) return kBadLine;
   int64_t size = I64(head, l.bytes_size);
   if (size < 0) return kBadLine;
-  size_t n = static_cast<size_t>(size) < kMaxLineTableBytes ? static_cast<size_t>(size)
-                                                            : kMaxLineTableBytes;
-  uint8_t bytes[kMaxLineTableBytes];
-  if (!SafeRead(table + l.bytes_data, bytes, n)) return kBadLine;
-  return l.minor == 10 ? LineFrom310Table(bytes, n, first_line, addr)
-                       : LineFromLocationTable(bytes, n, first_line, addr);
+  if (l.minor == 10 && addr < 0) return first_line;  // not started yet
+  size_t total = static_cast<size_t>(size) < kMaxLineTableBytes ? static_cast<size_t>(size)
+                                                                : kMaxLineTableBytes;
+  uint8_t buf[kLineChunkBytes];
+  size_t have = 0, read = 0;
+  LineCursor c{first_line, 0};
+  for (;;) {
+    size_t want = sizeof buf - have < total - read ? sizeof buf - have : total - read;
+    if (want > 0 && !SafeRead(table + l.bytes_data + read, buf + have, want)) return kBadLine;
+    have += want;
+    read += want;
+    size_t used = 0;
+    int line = l.minor == 10 ? StepLine310Table(buf, have, read == total, addr, &c, &used)
+                             : StepLocationTable(buf, have, read == total, addr, &c, &used);
+    if (line != kLineNeedMore) return line;
+    if (used == 0 && have == sizeof buf) return -1;  // an entry longer than the buffer: malformed
+    std::memmove(buf, buf + used, have - used);
+    have -= used;
+  }
 }
 
 // The first frame: 3.11/3.12 keep it behind tstate->cframe.
@@ -148,33 +162,33 @@ bool FirstFrame(const PythonLayout& l, uintptr_t tstate, uintptr_t* frame) {
 
 }  // namespace
 
-int LineFrom310Table(const uint8_t* table, size_t n, int first_line, int64_t addr) {
-  if (addr < 0) return first_line;
-  int line = first_line;
-  int ar_line = -1;
-  int64_t end = 0;
-  for (size_t i = 0; i + 1 < n; i += 2) {
-    int64_t start = end;
-    end += table[i];
-    int delta = static_cast<int8_t>(table[i + 1]);
-    if (delta == -128) {
-      ar_line = -1;
-    } else {
-      line += delta;
-      ar_line = line;
+int StepLine310Table(const uint8_t* chunk, size_t n, bool last, int64_t addr, LineCursor* c,
+                     size_t* used) {
+  size_t i = 0;
+  for (; i + 1 < n; i += 2) {
+    int64_t start = c->pos;
+    c->pos += chunk[i];
+    int delta = static_cast<int8_t>(chunk[i + 1]);
+    int line = -1;  // -128: no line for this range
+    if (delta != -128) {
+      c->line += delta;
+      line = c->line;
     }
-    if (start != end && addr < end) return ar_line;
+    if (start != c->pos && addr < c->pos) return line;
   }
-  return -1;
+  *used = i;
+  return last ? -1 : kLineNeedMore;
 }
 
-int LineFromLocationTable(const uint8_t* table, size_t n, int first_line, int64_t addr) {
-  int line = first_line;
-  int64_t pos = 0;
+int StepLocationTable(const uint8_t* chunk, size_t n, bool last, int64_t addr, LineCursor* c,
+                      size_t* used) {
   size_t i = 0;
   while (i < n) {
-    uint8_t b = table[i];
+    uint8_t b = chunk[i];
     if ((b & 0x80) == 0) return -1;  // not at an entry start: malformed
+    size_t end = i + 1;              // entries end where the next one starts (high bit set)
+    while (end < n && (chunk[end] & 0x80) == 0) ++end;
+    if (end == n && !last) break;  // the entry may go on in the next chunk
     int code = (b >> 3) & 15;
     int64_t len = ((b & 7) + 1) * 2;
     int delta = 0;
@@ -182,25 +196,37 @@ int LineFromLocationTable(const uint8_t* table, size_t n, int first_line, int64_
       uint32_t v = 0;
       int shift = 0;
       size_t j = i + 1;
-      uint8_t c;
+      uint8_t x;
       do {
-        if (j >= n || shift > 28) return -1;
-        c = table[j++];
-        v |= static_cast<uint32_t>(c & 63) << shift;
+        if (j >= end || shift > 28) return -1;
+        x = chunk[j++];
+        v |= static_cast<uint32_t>(x & 63) << shift;
         shift += 6;
-      } while (c & 64);
+      } while (x & 64);
       delta = (v & 1) ? -static_cast<int>(v >> 1) : static_cast<int>(v >> 1);
     } else if (code >= 10 && code <= 12) {  // one-line forms
       delta = code - 10;
     }
-    line += delta;
-    if (addr < pos + len) return code == 15 ? -1 : line;
-    pos += len;
-    do {
-      ++i;
-    } while (i < n && (table[i] & 0x80) == 0);
+    c->line += delta;
+    if (addr < c->pos + len) return code == 15 ? -1 : c->line;
+    c->pos += len;
+    i = end;
   }
-  return -1;
+  *used = i;
+  return last ? -1 : kLineNeedMore;
+}
+
+int LineFrom310Table(const uint8_t* table, size_t n, int first_line, int64_t addr) {
+  if (addr < 0) return first_line;
+  LineCursor c{first_line, 0};
+  size_t used = 0;
+  return StepLine310Table(table, n, true, addr, &c, &used);
+}
+
+int LineFromLocationTable(const uint8_t* table, size_t n, int first_line, int64_t addr) {
+  LineCursor c{first_line, 0};
+  size_t used = 0;
+  return StepLocationTable(table, n, true, addr, &c, &used);
 }
 
 size_t WalkPythonFrames(const PythonLayout& l, const PythonTypes& t, uintptr_t tstate, char* out,

@@ -26,7 +26,8 @@ struct PythonTypes {
 inline constexpr int kMaxPythonDepth = 128;
 inline constexpr size_t kMaxPythonFileBytes = 512;
 inline constexpr size_t kMaxPythonNameBytes = 256;
-inline constexpr size_t kMaxLineTableBytes = 8192;
+inline constexpr size_t kMaxLineTableBytes = size_t{1} << 20;  // longer tables: line -1 past it
+inline constexpr size_t kLineChunkBytes = 512;
 
 // Writes the frames of thread state `tstate`, innermost first, "FILE\x1fLINE\x1fFUNCTION\n"
 // each (format/stack_records.h), whole frames only, at most `cap` bytes and kMaxPythonDepth
@@ -41,5 +42,19 @@ size_t WalkPythonFrames(const PythonLayout& layout, const PythonTypes& types, ui
 // line) or, for 3.11+, its location table. -1 when the table has no line for it.
 int LineFrom310Table(const uint8_t* table, size_t n, int first_line, int64_t addr);
 int LineFromLocationTable(const uint8_t* table, size_t n, int first_line, int64_t addr);
+
+// The same, a chunk at a time: `c` carries the state from one chunk to the next (start it at
+// {first_line, 0}); `last` says the table ends with this chunk. Returns the line (or -1) once
+// known, else kLineNeedMore with `*used` set to the bytes of whole entries consumed (the rest
+// must be passed again, in front of the next chunk).
+struct LineCursor {
+  int line;     // line number reached so far
+  int64_t pos;  // bytes of code covered so far
+};
+inline constexpr int kLineNeedMore = -2147483647;
+int StepLine310Table(const uint8_t* chunk, size_t n, bool last, int64_t addr, LineCursor* c,
+                     size_t* used);
+int StepLocationTable(const uint8_t* chunk, size_t n, bool last, int64_t addr, LineCursor* c,
+                      size_t* used);
 
 }  // namespace gsys::capture

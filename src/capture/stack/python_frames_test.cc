@@ -61,6 +61,85 @@ TEST(PythonLineTable, Python311LocationTable) {
   EXPECT_EQ(LineFromLocationTable(cut, sizeof cut, 2, 0), -1);
 }
 
+// A long location table of every entry form: short (code 0-9), one-line (10-12), no-column
+// (13) and long (14) with multi-byte varints, and no-location (15).
+std::vector<uint8_t> MixedLocationTable(int entries) {
+  std::vector<uint8_t> t;
+  for (int i = 0; i < entries; ++i) {
+    int units = i % 8;  // length field: units + 1 code units
+    switch (i % 6) {
+      case 0:
+        t.insert(t.end(), {static_cast<uint8_t>(0x80 | (3 << 3) | units), 0x05});
+        break;
+      case 1:
+        t.insert(t.end(), {static_cast<uint8_t>(0x80 | (12 << 3) | units), 4, 9});
+        break;
+      case 2:
+        t.insert(t.end(), {static_cast<uint8_t>(0x80 | (13 << 3) | units), 0x06});
+        break;
+      case 3:  // long form: line delta -3 (svarint 7), end line, columns as 2-byte varints
+        t.insert(t.end(), {static_cast<uint8_t>(0x80 | (14 << 3) | units), 7, 0x41, 0x01, 0x42,
+                           0x01, 0x43, 0x01});
+        break;
+      case 4:
+        t.insert(t.end(), {static_cast<uint8_t>(0x80 | (15 << 3) | units)});
+        break;
+      default:  // no-column, line delta +70 (svarint 140 = 0x4C | 2 << 6)
+        t.insert(t.end(), {static_cast<uint8_t>(0x80 | (13 << 3) | units), 0x4C, 0x02});
+    }
+  }
+  return t;
+}
+
+// Feeds `table` to `step` in chunks of `chunk` bytes, as CodeLine does.
+template <typename Step>
+int Chunked(Step step, const std::vector<uint8_t>& table, size_t chunk, int first, int64_t addr) {
+  std::vector<uint8_t> buf(chunk);
+  size_t have = 0, read = 0;
+  LineCursor c{first, 0};
+  for (;;) {
+    size_t want = std::min(chunk - have, table.size() - read);
+    std::memcpy(buf.data() + have, table.data() + read, want);
+    have += want;
+    read += want;
+    size_t used = 0;
+    int line = step(buf.data(), have, read == table.size(), addr, &c, &used);
+    if (line != kLineNeedMore) return line;
+    if (used == 0 && have == chunk) return -3;
+    std::memmove(buf.data(), buf.data() + used, have - used);
+    have -= used;
+  }
+}
+
+TEST(PythonLineTable, ChunkedEqualsWhole) {
+  auto loc = MixedLocationTable(3000);
+  int64_t code_bytes = 0;
+  for (int i = 0; i < 3000; ++i) code_bytes += (i % 8 + 1) * 2;
+  for (size_t chunk : {32, 100, 512}) {
+    for (int64_t addr = 0; addr < code_bytes + 4; addr += 7) {
+      ASSERT_EQ(Chunked(StepLocationTable, loc, chunk, 100, addr),
+                LineFromLocationTable(loc.data(), loc.size(), 100, addr))
+          << chunk << " " << addr;
+    }
+  }
+  std::vector<uint8_t> t310;
+  for (int i = 0; i < 4001; ++i) {  // odd length: a dangling byte at the end
+    t310.push_back(static_cast<uint8_t>(i % 3 == 0 ? 0 : 6));
+    t310.push_back(static_cast<uint8_t>(i % 5 == 0 ? 0x80 : (i % 2 ? 2 : 0xFF)));
+  }
+  t310.push_back(4);
+  for (size_t chunk : {33, 512}) {
+    for (int64_t addr = 0; addr < 20000; addr += 5) {
+      ASSERT_EQ(Chunked(StepLine310Table, t310, chunk, 10, addr),
+                LineFrom310Table(t310.data(), t310.size(), 10, addr))
+          << chunk << " " << addr;
+    }
+  }
+  // Sanity of the whole-table decoders on the synthetic tables: lines change as built.
+  EXPECT_EQ(LineFromLocationTable(loc.data(), loc.size(), 100, 0), 100);
+  EXPECT_EQ(LineFromLocationTable(loc.data(), loc.size(), 100, 2), 102);  // one-line form +2
+}
+
 TEST(PythonSafeRead, UnmappedAndLowAddresses) {
   ASSERT_TRUE(SafeReadAvailable());
   void* p = mmap(nullptr, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -225,6 +304,19 @@ TEST(PythonWalker, GivesUpOnGarbage) {
     *reinterpret_cast<uint32_t*>(name + py.layout().str_state) = 0;
     EXPECT_EQ(py.Walk(), "");
   }
+}
+
+TEST(PythonWalker, ReadsLongLineTables) {
+  FakePython py;
+  auto t = LinePerEightUnits(6000);  // 18000 bytes of table, 48000 code units
+  py.Push("/big.py", "<module>", 1, 8 * 5999 + 3, t);
+  py.Push("/big.py", "early", 1, 8 * 10, t);
+  EXPECT_EQ(py.Walk(),
+            "/big.py\x1f"
+            "12\x1f"
+            "early\n/big.py\x1f"
+            "6001\x1f"
+            "<module>\n");
 }
 
 TEST(PythonWalker, DeepStacksAreCutAtMaxDepth) {

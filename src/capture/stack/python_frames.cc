@@ -119,6 +119,9 @@ bool PutInt(Out* o, int v) {
 
 constexpr int kBadLine = INT32_MIN;
 
+// A line number from a table, as an int; -1 (no line) when garbage took it out of range.
+int LineValue(int64_t line) { return line >= 0 && line <= INT32_MAX ? static_cast<int>(line) : -1; }
+
 // Line of byte offset `addr` in `code` (already copied to `cb`); kBadLine when its line table
 // is not a readable bytes object. The table is streamed through a small buffer and read only
 // up to the entry that covers `addr`.
@@ -135,7 +138,7 @@ int CodeLine(const PythonLayout& l, const PythonTypes& t, const uint8_t* cb, int
                                                                 : kMaxLineTableBytes;
   uint8_t buf[kLineChunkBytes];
   size_t have = 0, read = 0;
-  LineCursor c{first_line, 0};
+  LineCursor c{int64_t{first_line}, 0};
   for (;;) {
     size_t want = sizeof buf - have < total - read ? sizeof buf - have : total - read;
     if (want > 0 && !SafeRead(table + l.bytes_data + read, buf + have, want)) return kBadLine;
@@ -172,7 +175,7 @@ int StepLine310Table(const uint8_t* chunk, size_t n, bool last, int64_t addr, Li
     int line = -1;  // -128: no line for this range
     if (delta != -128) {
       c->line += delta;
-      line = c->line;
+      line = LineValue(c->line);
     }
     if (start != c->pos && addr < c->pos) return line;
   }
@@ -208,7 +211,7 @@ int StepLocationTable(const uint8_t* chunk, size_t n, bool last, int64_t addr, L
       delta = code - 10;
     }
     c->line += delta;
-    if (addr < c->pos + len) return code == 15 ? -1 : c->line;
+    if (addr < c->pos + len) return code == 15 ? -1 : LineValue(c->line);
     c->pos += len;
     i = end;
   }
@@ -218,13 +221,13 @@ int StepLocationTable(const uint8_t* chunk, size_t n, bool last, int64_t addr, L
 
 int LineFrom310Table(const uint8_t* table, size_t n, int first_line, int64_t addr) {
   if (addr < 0) return first_line;
-  LineCursor c{first_line, 0};
+  LineCursor c{int64_t{first_line}, 0};
   size_t used = 0;
   return StepLine310Table(table, n, true, addr, &c, &used);
 }
 
 int LineFromLocationTable(const uint8_t* table, size_t n, int first_line, int64_t addr) {
-  LineCursor c{first_line, 0};
+  LineCursor c{int64_t{first_line}, 0};
   size_t used = 0;
   return StepLocationTable(table, n, true, addr, &c, &used);
 }

@@ -48,8 +48,8 @@ int LineFromLocationTable(const uint8_t* table, size_t n, int first_line, int64_
 // known, else kLineNeedMore with `*used` set to the bytes of whole entries consumed (the rest
 // must be passed again, in front of the next chunk).
 struct LineCursor {
-  int line;     // line number reached so far
-  int64_t pos;  // bytes of code covered so far
+  int64_t line;  // line number reached so far (64-bit: garbage deltas cannot overflow it)
+  int64_t pos;   // bytes of code covered so far
 };
 inline constexpr int kLineNeedMore = -2147483647;
 int StepLine310Table(const uint8_t* chunk, size_t n, bool last, int64_t addr, LineCursor* c,

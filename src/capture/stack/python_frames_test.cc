@@ -96,7 +96,7 @@ template <typename Step>
 int Chunked(Step step, const std::vector<uint8_t>& table, size_t chunk, int first, int64_t addr) {
   std::vector<uint8_t> buf(chunk);
   size_t have = 0, read = 0;
-  LineCursor c{first, 0};
+  LineCursor c{int64_t{first}, 0};
   for (;;) {
     size_t want = std::min(chunk - have, table.size() - read);
     std::memcpy(buf.data() + have, table.data() + read, want);

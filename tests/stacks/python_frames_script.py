@@ -64,12 +64,43 @@ def bench():
     return nest(17)  # 20 frames with bench, nest (x18) and <module>
 
 
+def busy_leaf(buf):
+    n = free.gsys_probe_stack(WALKER, buf, len(buf))  # @busy_leaf
+    return buf.raw[:n].decode().splitlines()
+
+
+def busy_rec(k, buf):
+    if k == 0:
+        return busy_leaf(buf)
+    return busy_rec(k - 1, buf)  # @busy_rec
+
+
+def busy(bad):
+    # Captures with the GIL released while the other threads run Python code: each must get
+    # its own frames (up to 3.11 the interpreter's "current" thread state is the GIL holder's).
+    buf = ctypes.create_string_buffer(8192)
+    for i in range(400):
+        frames = busy_rec(i % 12, buf)
+        names = [f.split("\x1f")[2] for f in frames]
+        if names[:i % 12 + 2] != ["busy_leaf"] + ["busy_rec"] * (i % 12 + 1) or \
+                names[i % 12 + 2] != "busy":
+            bad.append(names[:4])
+        sum(x * x for x in range(100))
+
+
 outer("main")  # @main_call
 t = threading.Thread(target=outer, args=("thread",))
 t.start()  # @thread_start
 t.join()
 closure_and_generator("gen")  # @gen_call
 results["deep"] = deep(40)  # @deep_call
+bad_concurrent = []
+busy_threads = [threading.Thread(target=busy, args=(bad_concurrent,)) for _ in range(4)]
+for b in busy_threads:
+    b.start()
+for b in busy_threads:
+    b.join()
+results["concurrent_bad"] = bad_concurrent[:3] + [len(bad_concurrent)]
 results["bench"] = bench()  # @bench_call
 results["walker_unavailable"] = (free.gsys_probe_walker_unavailable() or b"").decode()
 results["debug_offsets"] = free.gsys_probe_uses_debug_offsets()

@@ -2,6 +2,7 @@
 #include "capture/stack/python_stack.h"
 
 #include <dlfcn.h>
+#include <sched.h>
 
 #include <atomic>
 #include <cstdint>
@@ -18,13 +19,18 @@ namespace {
 using PyObj = void;
 
 struct Walker {
-  PyObj* (*gilstate_tstate)() = nullptr;  // this thread's state, GIL or not
   PythonLayout layout{};
   PythonTypes types{};
 };
 
 int (*g_is_initialized)() = nullptr;
-PyObj* (*g_tstate_current)() = nullptr;  // NULL unless this thread holds the GIL
+// This thread's thread state, GIL or not (a thread-specific key; NULL for threads Python never
+// saw).
+PyObj* (*g_this_tstate)() = nullptr;
+// The "current" thread state. Up to 3.11 it is process-wide: the GIL holder's, whichever thread
+// that is. From 3.12 on it is thread-local: this thread's, NULL unless it holds the GIL.
+PyObj* (*g_tstate_current)() = nullptr;
+bool g_current_is_thread_local = false;
 CApiStack g_capi;
 bool g_capi_ok = false;
 Walker g_walker;
@@ -66,9 +72,6 @@ const char* ResolveWalker() {
   const PythonLayout* layout = PythonLayoutFor(major, minor);
   if (layout == nullptr) return "the frame walker knows CPython 3.10-3.13 only";
   w.layout = *layout;
-  if (!Sym(&w.gilstate_tstate, "PyGILState_GetThisThreadState")) {
-    return "PyGILState_GetThisThreadState not found";
-  }
   void* code = dlsym(RTLD_DEFAULT, "PyCode_Type");
   void* str = dlsym(RTLD_DEFAULT, "PyUnicode_Type");
   void* bytes = dlsym(RTLD_DEFAULT, "PyBytes_Type");
@@ -99,10 +102,17 @@ void Resolve() {
     g_state.store(3, std::memory_order_release);
     return;
   }
-  // 3.13: PyThreadState_GetUnchecked; 3.10-3.12: _PyThreadState_UncheckedGet.
+  if (!Sym(&g_this_tstate, "PyGILState_GetThisThreadState")) {
+    g_why = "PyGILState_GetThisThreadState not found";
+    g_state.store(3, std::memory_order_release);
+    return;
+  }
+  // 3.13: PyThreadState_GetUnchecked; up to 3.12: _PyThreadState_UncheckedGet.
   if (!Sym(&g_tstate_current, "PyThreadState_GetUnchecked")) {
     Sym(&g_tstate_current, "_PyThreadState_UncheckedGet");
   }
+  int major = 0, minor = 0;
+  g_current_is_thread_local = PythonVersion(&major, &minor) && (major > 3 || minor >= 12);
   g_capi_ok = g_tstate_current != nullptr && ResolveCApiStack(&g_capi);
   const char* walker_why = ResolveWalker();
   g_walker_why.store(walker_why, std::memory_order_relaxed);
@@ -122,6 +132,12 @@ bool Ready() {
     if (g_state.compare_exchange_strong(expected, 1, std::memory_order_acq_rel)) Resolve();
     s = g_state.load(std::memory_order_acquire);
   }
+  // Another thread is resolving (a few dlsym calls): wait for it, a bounded number of times,
+  // rather than lose this thread's first stacks.
+  for (int i = 0; s == 1 && i < 100000; ++i) {
+    sched_yield();
+    s = g_state.load(std::memory_order_acquire);
+  }
   return s == 2;
 }
 
@@ -132,10 +148,21 @@ bool Ready() {
 constexpr int kMaxSuspectWalks = 3;
 std::atomic<int> g_suspect_walks{0};
 
-size_t Walk(char* out, size_t cap) {
-  PyObj* tstate = g_tstate_current != nullptr ? g_tstate_current() : nullptr;
-  if (tstate == nullptr) tstate = g_walker.gilstate_tstate();
-  if (tstate == nullptr) return 0;
+// This thread's state (NULL when Python never saw the thread), and whether it holds the GIL.
+// Never another thread's: up to 3.11 the "current" state belongs to whichever thread holds the
+// GIL, and reading a running thread's frames would race with it.
+PyObj* ThisThreadState(bool* holds_gil) {
+  PyObj* mine = g_this_tstate();
+  PyObj* current = g_tstate_current != nullptr ? g_tstate_current() : nullptr;
+  if (g_current_is_thread_local) {
+    *holds_gil = current != nullptr;
+    return current != nullptr ? current : mine;  // current: the sub-interpreter it runs in
+  }
+  *holds_gil = current != nullptr && current == mine;
+  return mine;
+}
+
+size_t Walk(PyObj* tstate, char* out, size_t cap) {
   bool suspect = false;
   size_t n = WalkPythonFrames(g_walker.layout, g_walker.types, reinterpret_cast<uintptr_t>(tstate),
                               out, cap, &suspect);
@@ -145,12 +172,6 @@ size_t Walk(char* out, size_t cap) {
     g_walker_ok.store(false, std::memory_order_relaxed);
   }
   return n;
-}
-
-size_t CApi(char* out, size_t cap) {
-  PyObj* tstate = g_tstate_current();
-  if (tstate == nullptr) return 0;
-  return CaptureCApiStack(g_capi, tstate, out, cap);
 }
 
 }  // namespace
@@ -166,11 +187,16 @@ const char* PythonWalkerUnavailable() {
 
 size_t CapturePythonStackWith(PythonStackMethod method, char* out, size_t cap) {
   if (!Ready() || g_is_initialized() == 0) return 0;
+  bool holds_gil = false;
+  PyObj* tstate = ThisThreadState(&holds_gil);
+  if (tstate == nullptr) return 0;
   size_t n = 0;
   if (g_walker_ok.load(std::memory_order_relaxed) && method != PythonStackMethod::kCApi) {
-    n = Walk(out, cap);
+    n = Walk(tstate, out, cap);
   }
-  if (n == 0 && g_capi_ok && method != PythonStackMethod::kWalker) n = CApi(out, cap);
+  if (n == 0 && holds_gil && g_capi_ok && method != PythonStackMethod::kWalker) {
+    n = CaptureCApiStack(g_capi, tstate, out, cap);
+  }
   return n;
 }
 

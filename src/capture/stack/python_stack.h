@@ -8,6 +8,10 @@
 //  * CPython's public frame API (PyThreadState_GetFrame, PyFrame_GetBack/GetLineNumber, 3.9+):
 //    only when the thread holds the GIL; used where the walker does not know the version or
 //    gave up.
+// Either way only the calling thread's own state is read. Up to 3.11 the interpreter's
+// "current" thread state is the GIL holder's, whichever thread that is, so a thread holds the
+// GIL only when that state is its own (PyGILState_GetThisThreadState); from 3.12 on it is
+// thread-local.
 #pragma once
 
 #include <cstddef>

@@ -9,6 +9,8 @@
             launches kernels), from the main thread and a second thread;
             GSYS_PYTHON_CALLCHAINS holds the script's frames as FILE:LINE FUNCTION, innermost
             first, in all four cases
+  python_versions
+            the python case under every CPython 3.10..3.13 installed (missing ones are listed)
   sampling  -s process-tree (default method): >= 80 % of the main thread's samples land in
             hot_spin, called from main (the program has no frame pointers), at a rate near
             --sampling-frequency
@@ -130,6 +132,20 @@ def sigcgt_realtime(path):
     return [sig for sig in range(34, 65) if mask & (1 << (sig - 1))]
 
 
+def case_python_versions(gsys, prog, tmp):
+    sys.dont_write_bytecode = True
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from test_python_frames import find_pythons
+    found, missing = find_pythons()
+    if missing:
+        print("skipped (not installed): " + ", ".join(missing))
+    for py in found:
+        p = subprocess.run([py, os.path.abspath(__file__), "--gsys", gsys, "--prog", prog,
+                            "python"], capture_output=True, text=True, timeout=200)
+        check(p.returncode == 0, f"{py}: {p.stdout}{p.stderr}")
+        print(p.stdout.strip())
+
+
 def case_sampling(gsys, prog, tmp, method=None):
     rep = os.path.join(tmp, "sampling")
     sigs = os.path.join(tmp, "sigcgt")
@@ -232,8 +248,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--gsys", required=True)
     ap.add_argument("--prog", required=True)
-    ap.add_argument("case", choices=["native", "python", "sampling", "sampling_perf",
-                                    "sampling_timer", "flags", "ctxsw"])
+    ap.add_argument("case", choices=["native", "python", "python_versions", "sampling",
+                                    "sampling_perf", "sampling_timer", "flags", "ctxsw"])
     a = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="gsys_stacks_") as tmp:
         globals()["case_" + a.case](a.gsys, a.prog, tmp)

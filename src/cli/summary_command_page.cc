@@ -11,6 +11,7 @@
 #include "analysis/rules/rules.h"
 #include "analysis/stats/format/cell_renderer.h"
 #include "analysis/stats/stats.h"
+#include "cli/summary_command_gpu_metrics.h"
 #include "cli/summary_command_gpu_util.h"
 #include "common/strings.h"
 #include "report/reader/report_reader.h"
@@ -187,6 +188,39 @@ void AddGpuBlocks(const std::optional<GpuUtilization>& util, html::Page& page) {
   page.blocks.push_back(std::move(table));
 }
 
+std::string Number(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, v >= 100 ? "%.0f" : "%.2f", v);
+  return buf;
+}
+
+// Sampled GPU metrics (--gpu-metrics-devices): per GPU a chart of its percentages over time, and
+// one table of every metric's count, mean and peak.
+void AddGpuMetricBlocks(const std::vector<SampledGpuMetric>& metrics, html::Page& page) {
+  if (metrics.empty()) return;
+  page.blocks.push_back(std::string(
+      "Sampled GPU metrics (--gpu-metrics-devices): each chart point is the mean of the samples "
+      "in one of at most 1,000 equal time buckets."));
+  std::vector<html::LineChart> charts;
+  for (const SampledGpuMetric& m : metrics) {
+    if (m.unit != "%" || m.t_s.empty()) continue;
+    if (charts.empty() || charts.back().title != m.gpu_label + ": activity (%)") {
+      charts.push_back({m.gpu_label + ": activity (%)", "Time (s)", "%", {}});
+    }
+    charts.back().series.push_back({m.name, m.t_s, m.value});
+  }
+  for (auto& c : charts) page.blocks.push_back(std::move(c));
+  html::Table table{"Sampled GPU metrics",
+                    {{"GPU", false}, {"Metric", false}, {"Unit", false}, {"Samples", true},
+                     {"Mean", true}, {"Peak", true}},
+                    {}};
+  for (const SampledGpuMetric& m : metrics) {
+    table.rows.push_back({m.gpu_label, m.name, m.unit, GroupThousands(std::to_string(m.samples)),
+                          Number(m.mean), Number(m.peak)});
+  }
+  page.blocks.push_back(std::move(table));
+}
+
 }  // namespace
 
 Result<html::Page> BuildSummaryPage(report::ReportReader& reader, const std::string& shown_input,
@@ -196,9 +230,16 @@ Result<html::Page> BuildSummaryPage(report::ReportReader& reader, const std::str
   std::vector<Result<analysis::ReportOutcome>> stats(reports.size(), Status());
   std::vector<Result<analysis::RuleOutcome>> findings(rules.size(), Status());
   std::optional<GpuUtilization> util;
+  std::vector<SampledGpuMetric> metrics;
   std::vector<Task> tasks;
   tasks.push_back([&](report::ReportReader& r) -> Status {  // the slowest first
     GSYS_ASSIGN_OR_RETURN(util, ComputeGpuUtilization(r.db(), options.bins));
+    return OkStatus();
+  });
+  tasks.push_back([&](report::ReportReader& r) -> Status {
+    GSYS_ASSIGN_OR_RETURN(metrics, ReadSampledGpuMetrics(r.db(), r.HasTable("GSYS_GPU_METRICS"),
+                                                         r.HasTable("GPU_METRICS") &&
+                                                             r.HasTable("TARGET_INFO_GPU_METRICS")));
     return OkStatus();
   });
   for (size_t i = 0; i < reports.size(); ++i) {
@@ -219,6 +260,7 @@ Result<html::Page> BuildSummaryPage(report::ReportReader& reader, const std::str
   page.title = "gsys summary: " + std::filesystem::path(shown_input).filename().string();
   page.subtitle = shown_input + "\nwritten by " + reader.ProducerVersion();
   AddGpuBlocks(util, page);
+  AddGpuMetricBlocks(metrics, page);
   for (size_t i = 0; i < reports.size(); ++i) {
     if (reports[i] != "cuda_gpu_kern_sum") continue;
     if (auto chart = TopKernels(stats[i].value(), options.top_kernels)) {

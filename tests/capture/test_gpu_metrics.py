@@ -55,6 +55,12 @@ def main():
                            "nvlinkRxBytes, smActivePercent, smOccupancyPercent, tensorActivePercent, "
                            "dramBandwidthPercent) IS NOT NULL").fetchone()[0]
         check(nulls == 0, "GPU 1 without NVLink or GPM: NULL (%d rows not)" % nulls)
+        # The summary page charts and tabulates them.
+        page = os.path.join(tmp, "all.html")
+        rs = subprocess.run([args.gsys, "summary", report, "-o", page], capture_output=True, text=True, timeout=120)
+        html = open(page, encoding="utf-8").read() if rs.returncode == 0 else ""
+        check(rs.returncode == 0 and "Sampled GPU metrics" in html and "GPU 0 (Fake GPU 0): activity (%)" in html
+              and "SM active" in html and "NVLink TX" in html, "summary page shows the sampled metrics (%d)" % rs.returncode)
         devices = db.execute("SELECT deviceId, name, uuid FROM GSYS_GPU_METRICS_DEVICES ORDER BY 1").fetchall()
         check(devices == [(0, "Fake GPU 0", "GPU-fake-0"), (1, "Fake GPU 1", "GPU-fake-1")], "devices %s" % devices)
         ts = [t for (t,) in db.execute("SELECT timestamp FROM GSYS_GPU_METRICS WHERE deviceId = 0 ORDER BY rowid")]

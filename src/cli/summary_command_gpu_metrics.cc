@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "cli/summary_command_gpu_metrics.h"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <tuple>
+#include <utility>
+
+#include "report/db/database.h"
+
+namespace gsys::cli {
+namespace {
+
+// GSYS_GPU_METRICS columns in display order. `cumulative`: a running byte count shown as a rate.
+struct GsysColumn {
+  const char* column;
+  const char* name;
+  const char* unit;
+  double scale;
+  bool cumulative;
+};
+constexpr GsysColumn kGsysColumns[] = {
+    {"gpuUtilization", "GPU utilization (NVML)", "%", 1, false},
+    {"smActivePercent", "SM active", "%", 1, false},
+    {"smOccupancyPercent", "SM occupancy", "%", 1, false},
+    {"tensorActivePercent", "Tensor active", "%", 1, false},
+    {"dramBandwidthPercent", "DRAM bandwidth", "%", 1, false},
+    {"memoryUtilization", "Memory utilization (NVML)", "%", 1, false},
+    {"smClockMHz", "SM clock", "MHz", 1, false},
+    {"memoryClockMHz", "Memory clock", "MHz", 1, false},
+    {"memoryUsedBytes", "Memory used", "GiB", 1.0 / (1 << 30), false},
+    {"powerMilliwatts", "Power", "W", 1e-3, false},
+    {"temperatureC", "Temperature", "C", 1, false},
+    {"pcieTxKBps", "PCIe TX", "MB/s", 1e-3, false},
+    {"pcieRxKBps", "PCIe RX", "MB/s", 1e-3, false},
+    {"nvlinkTxBytes", "NVLink TX", "GB/s", 1, true},  // bytes per ns = GB/s
+    {"nvlinkRxBytes", "NVLink RX", "GB/s", 1, true},
+};
+
+struct Span {
+  int64_t start = 0, bucket = 1;
+};
+
+Result<std::optional<Span>> TimeSpan(report::Database& db, const std::string& table) {
+  GSYS_ASSIGN_OR_RETURN(report::Statement s,
+                        db.Prepare("SELECT min(timestamp), max(timestamp) FROM " + table));
+  GSYS_ASSIGN_OR_RETURN(bool row, s.Step());
+  if (!row || s.IsNull(0)) return std::optional<Span>();
+  Span span{s.ColumnInt(0), 1};
+  int64_t width = s.ColumnInt(1) - span.start + 1;
+  span.bucket = std::max<int64_t>(1, (width + kMaxGpuMetricPoints - 1) / kMaxGpuMetricPoints);
+  return std::optional<Span>(span);
+}
+
+Result<std::map<int64_t, std::string>> GsysGpuLabels(report::Database& db) {
+  std::map<int64_t, std::string> labels;
+  GSYS_ASSIGN_OR_RETURN(report::Statement s,
+                        db.Prepare("SELECT deviceId, name FROM GSYS_GPU_METRICS_DEVICES"));
+  while (true) {
+    GSYS_ASSIGN_OR_RETURN(bool row, s.Step());
+    if (!row) break;
+    std::string label = "GPU " + std::to_string(s.ColumnInt(0));
+    if (!s.IsNull(1) && !s.ColumnText(1).empty()) label += " (" + std::string(s.ColumnText(1)) + ")";
+    labels[s.ColumnInt(0)] = label;
+  }
+  return labels;
+}
+
+Status ReadGsysColumn(report::Database& db, const GsysColumn& c, const Span& span,
+                      const std::map<int64_t, std::string>& labels,
+                      std::map<int64_t, std::vector<SampledGpuMetric>>& by_gpu) {
+  const std::string col = c.column;
+  // Bucket points: mean time and mean value; a cumulative counter keeps the bucket's last value.
+  GSYS_ASSIGN_OR_RETURN(
+      report::Statement s,
+      db.Prepare("SELECT deviceId, avg(timestamp), " +
+                 std::string(c.cumulative ? "max(" : "avg(") + col + "), count(" + col +
+                 "), max(timestamp), max(" + col + ") FROM GSYS_GPU_METRICS WHERE " + col +
+                 " IS NOT NULL GROUP BY deviceId, (timestamp - ?1) / ?2 ORDER BY deviceId, 2"));
+  GSYS_RETURN_IF_ERROR(s.BindInt(1, span.start));
+  GSYS_RETURN_IF_ERROR(s.BindInt(2, span.bucket));
+  std::map<int64_t, SampledGpuMetric> metrics;
+  std::map<int64_t, std::pair<double, double>> last;  // cumulative: previous (time ns, value)
+  std::map<int64_t, std::pair<double, double>> first;
+  while (true) {
+    GSYS_ASSIGN_OR_RETURN(bool row, s.Step());
+    if (!row) break;
+    int64_t gpu = s.ColumnInt(0);
+    SampledGpuMetric& m = metrics[gpu];
+    if (m.samples == 0) {
+      m.gpu = gpu;
+      auto label = labels.find(gpu);
+      m.gpu_label = label != labels.end() ? label->second : "GPU " + std::to_string(gpu);
+      m.name = c.name;
+      m.unit = c.unit;
+    }
+    m.samples += s.ColumnInt(3);
+    double v = s.ColumnDouble(2);
+    if (!c.cumulative) {
+      m.t_s.push_back(s.ColumnDouble(1) / 1e9);
+      m.value.push_back(v * c.scale);
+      m.mean += s.ColumnDouble(2) * static_cast<double>(s.ColumnInt(3));  // sum; divided below
+      m.peak = std::max(m.peak, s.ColumnDouble(5) * c.scale);
+      continue;
+    }
+    double t = static_cast<double>(s.ColumnInt(4));
+    if (!first.count(gpu)) first[gpu] = {t, v};
+    if (auto p = last.find(gpu); p != last.end() && t > p->second.first) {
+      double rate = (v - p->second.second) / (t - p->second.first) * c.scale;
+      m.t_s.push_back(t / 1e9);
+      m.value.push_back(rate);
+      m.peak = std::max(m.peak, rate);
+    }
+    last[gpu] = {t, v};
+  }
+  for (auto& [gpu, m] : metrics) {
+    if (c.cumulative) {
+      double dt = last[gpu].first - first[gpu].first;
+      m.mean = dt > 0 ? (last[gpu].second - first[gpu].second) / dt * c.scale : 0;
+    } else {
+      m.mean = m.samples > 0 ? m.mean / static_cast<double>(m.samples) * c.scale : 0;
+    }
+    by_gpu[gpu].push_back(std::move(m));
+  }
+  return OkStatus();
+}
+
+// "SM Active [Throughput %]" -> {"SM Active", "%"}; a name without brackets has no unit.
+std::pair<std::string, std::string> SplitNsysName(const std::string& full) {
+  size_t open = full.rfind(" [");
+  if (open == std::string::npos || full.back() != ']') return {full, ""};
+  std::string inside = full.substr(open + 2, full.size() - open - 3);
+  size_t space = inside.rfind(' ');
+  return {full.substr(0, open), space == std::string::npos ? inside : inside.substr(space + 1)};
+}
+
+Status ReadNsys(report::Database& db, const Span& span,
+                std::map<int64_t, std::vector<SampledGpuMetric>>& by_gpu) {
+  // One metric per (typeId, metricId), named by TARGET_INFO_GPU_METRICS, in metricId order.
+  std::map<std::pair<int64_t, int64_t>, SampledGpuMetric> metrics;
+  GSYS_ASSIGN_OR_RETURN(report::Statement names,
+                        db.Prepare("SELECT typeId, metricId, max(typeName), max(metricName) FROM "
+                                   "TARGET_INFO_GPU_METRICS GROUP BY typeId, metricId"));
+  while (true) {
+    GSYS_ASSIGN_OR_RETURN(bool row, names.Step());
+    if (!row) break;
+    SampledGpuMetric& m = metrics[{names.ColumnInt(0), names.ColumnInt(1)}];
+    m.gpu = names.ColumnInt(0);
+    m.gpu_label = names.IsNull(2) ? "GPU metrics source " + std::to_string(m.gpu)
+                                  : std::string(names.ColumnText(2));
+    std::tie(m.name, m.unit) = SplitNsysName(std::string(names.ColumnText(3)));
+  }
+  GSYS_ASSIGN_OR_RETURN(
+      report::Statement s,
+      db.Prepare("SELECT typeId, metricId, avg(timestamp), avg(value), count(*), max(value) FROM "
+                 "GPU_METRICS GROUP BY typeId, metricId, (timestamp - ?1) / ?2 "
+                 "ORDER BY typeId, metricId, 3"));
+  GSYS_RETURN_IF_ERROR(s.BindInt(1, span.start));
+  GSYS_RETURN_IF_ERROR(s.BindInt(2, span.bucket));
+  while (true) {
+    GSYS_ASSIGN_OR_RETURN(bool row, s.Step());
+    if (!row) break;
+    auto it = metrics.find({s.ColumnInt(0), s.ColumnInt(1)});
+    if (it == metrics.end()) continue;  // a metric without a name row
+    SampledGpuMetric& m = it->second;
+    int64_t n = s.ColumnInt(4);
+    m.t_s.push_back(s.ColumnDouble(2) / 1e9);
+    m.value.push_back(s.ColumnDouble(3));
+    m.mean += s.ColumnDouble(3) * static_cast<double>(n);
+    m.samples += n;
+    m.peak = std::max(m.peak, s.ColumnDouble(5));
+  }
+  for (auto& [key, m] : metrics) {
+    if (m.samples == 0) continue;
+    m.mean /= static_cast<double>(m.samples);
+    by_gpu[key.first].push_back(std::move(m));
+  }
+  return OkStatus();
+}
+
+}  // namespace
+
+Result<std::vector<SampledGpuMetric>> ReadSampledGpuMetrics(report::Database& db,
+                                                            bool has_gsys_table,
+                                                            bool has_nsys_tables) {
+  std::map<int64_t, std::vector<SampledGpuMetric>> by_gpu;
+  if (has_gsys_table) {
+    GSYS_ASSIGN_OR_RETURN(std::optional<Span> span, TimeSpan(db, "GSYS_GPU_METRICS"));
+    if (span) {
+      GSYS_ASSIGN_OR_RETURN(auto labels, GsysGpuLabels(db));
+      for (const GsysColumn& c : kGsysColumns) {
+        GSYS_RETURN_IF_ERROR(ReadGsysColumn(db, c, *span, labels, by_gpu));
+      }
+    }
+  } else if (has_nsys_tables) {
+    GSYS_ASSIGN_OR_RETURN(std::optional<Span> span, TimeSpan(db, "GPU_METRICS"));
+    if (span) GSYS_RETURN_IF_ERROR(ReadNsys(db, *span, by_gpu));
+  }
+  std::vector<SampledGpuMetric> out;
+  for (auto& [gpu, list] : by_gpu) {
+    for (auto& m : list) out.push_back(std::move(m));
+  }
+  return out;
+}
+
+}  // namespace gsys::cli

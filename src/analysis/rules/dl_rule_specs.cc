@@ -32,6 +32,10 @@ const RuleNeed kNeedOsrt{{"OSRT_API"},
                          "{DBFILE} could not be analyzed because it does not contain the required "
                          "OS runtime data. Was it profiled with --trace=osrt?"};
 
+const RuleNeed kNeedGpuMetrics{{"GSYS_GPU_METRICS"},
+                               "{DBFILE} could not be analyzed because it does not contain sampled "
+                               "GPU metrics. Was it profiled with --gpu-metrics-devices?"};
+
 constexpr int64_t kMaxInt = INT32_MAX;
 
 }  // namespace
@@ -104,6 +108,30 @@ std::vector<RuleSpec> BuildDlRuleSpecs() {
        "        Launch Excess : Sum over short launches of launch minus kernel duration\n"
        "        PID, Kernel Name\n\n"
        "    Kernels launched by graph launches are left out.\n"},
+      {"low_sm_activity", "Busy GPU, Idle SMs", false, {kNeedGpuMetrics},
+       {{"busy", 90, 0, 100, "busy=<percent> - Minimum NVML utilization of a sample."},
+        {"sm", 30, 0, 100, "sm=<percent> - Maximum SM activity of a sample."},
+        {"threshold", 20, 0, 100,
+         "threshold=<percent> - Report a device when such samples are at least this\n"
+         "share of its busy samples."}},
+       "NVML (nvidia-smi) reported these GPUs as busy while their SMs were mostly idle: a kernel "
+       "was running, but it kept few SMs working.\n\n"
+       "Suggestions:\n   1. Look for small grids and one-kernel-at-a-time streams in "
+       "cuda_gpu_kern_sum and the timeline: batch work into larger kernels (larger batch, "
+       "fusion, torch.compile, CUDA graphs) or run independent work on several streams.\n"
+       "   2. High DRAM bandwidth with low SM activity means memory-bound kernels: fuse "
+       "elementwise chains and use lower-precision data.",
+       "There were no problems detected with SM activity: no device had {threshold}% of its "
+       "busy samples (NVML utilization >= {busy}%) with SM activity <= {sm}%.",
+       "    Output:\n"
+       "        Samples : Busy samples with low SM activity\n"
+       "        Busy Samples : Samples with NVML utilization of at least busy=\n"
+       "        Of Busy : Share of the busy samples with low SM activity\n"
+       "        NVML Util %, SM Active %, SM Occupancy %, Tensor Active %, DRAM BW % :\n"
+       "            Means over the low-activity samples\n"
+       "        Device ID, GPU : The device\n\n"
+       "    This rule reads the sampled GPU metrics (--gpu-metrics-devices); SM activity\n"
+       "    comes from NVML's GPU Performance Monitoring (Hopper and newer GPUs).\n"},
       {"nccl_exposed", "Exposed NCCL Communication", false, {kNeedKernel},
        {{"threshold", 50, 0, 100,
          "threshold=<percent> - Minimum share of a collective's kernel time that no\n"

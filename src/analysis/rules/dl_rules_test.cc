@@ -38,6 +38,41 @@ TEST(GpuStarvation, SilentWhenKernelsAreQueued) {
   EXPECT_TRUE(RunRows(r, "gpu_starvation").empty());
 }
 
+// GPU 0: 10 samples, 8 busy (NVML >= 90 %), 6 of them with SM activity <= 30 %: reported.
+// GPU 1: busy, SMs active: silent.
+void GpuMetricSamples(SyntheticReport& r) {
+  r.Exec("INSERT INTO GSYS_GPU_METRICS_DEVICES(deviceId, name) VALUES (0, 'H200'), (1, 'H200')");
+  for (int i = 0; i < 10; ++i) {
+    int util = i < 8 ? 95 + (i % 2) * 5 : 20;
+    double sm = i < 6 ? 10 + i : 80;
+    r.Exec("INSERT INTO GSYS_GPU_METRICS(timestamp, deviceId, gpuUtilization, smActivePercent, "
+           "smOccupancyPercent, tensorActivePercent, dramBandwidthPercent) VALUES (" +
+           std::to_string(i * 100'000'000) + ", 0, " + std::to_string(util) + ", " +
+           std::to_string(sm) + ", 5, 0, 60)");
+    r.Exec("INSERT INTO GSYS_GPU_METRICS(timestamp, deviceId, gpuUtilization, smActivePercent) "
+           "VALUES (" + std::to_string(i * 100'000'000) + ", 1, 100, 85)");
+  }
+}
+
+TEST(LowSmActivity, FiresWhenBusyGpuHasIdleSms) {
+  SyntheticReport r;
+  GpuMetricSamples(r);
+  // 6 of 8 busy samples; NVML util mean (95+100+95+100+95+100)/6, SM active mean 12.5.
+  EXPECT_EQ(RunRows(r, "low_sm_activity"),
+            (Table{{"6", "8", "75.0", "97.5", "12.5", "5.0", "0.0", "60.0", "0", "H200"}}));
+  // Above the share threshold only with a stricter SM bound: SM <= 11 leaves 2 of 8 (25 %).
+  EXPECT_EQ(RunRows(r, "low_sm_activity", {"sm=11"}).size(), 1u);
+  EXPECT_TRUE(RunRows(r, "low_sm_activity", {"sm=11", "threshold=30"}).empty());
+}
+
+TEST(LowSmActivity, SkippedWithoutGpuMetrics) {
+  SyntheticReport r;
+  auto outcome = r.Run("low_sm_activity");
+  ASSERT_TRUE(outcome.ok());
+  EXPECT_TRUE(outcome->skipped);
+  EXPECT_NE(outcome->skip_reason.find("--gpu-metrics-devices"), std::string::npos);
+}
+
 TEST(LaunchBound, FiresWhenMostKernelsAreShorterThanTheirLaunch) {
   SyntheticReport r;
   for (int i = 0; i < 3; ++i) {

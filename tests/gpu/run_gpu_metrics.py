@@ -16,6 +16,18 @@ def check(cond, msg):
         FAILURES.append(msg)
 
 
+def hopper_seen(gsys, tmp):
+    """True when GPU 0 reports GPM percentages (Hopper and newer)."""
+    report = os.path.join(tmp, "probe.gsys-rep")
+    subprocess.run([gsys, "profile", "-t", "cuda", "-f", "true", "-o", report, "--gpu-metrics-devices=0",
+                    "sleep", "0.5"], capture_output=True, timeout=60)
+    try:
+        return sqlite3.connect(report).execute(
+            "SELECT count(smActivePercent) FROM GSYS_GPU_METRICS").fetchone()[0] > 0
+    except sqlite3.Error:
+        return False
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--gsys", required=True)
@@ -56,6 +68,25 @@ def main():
                 check(gpm == n and bad_pct == 0, "%d Hz: GPU %d GPM percentages in every sample (%d of %d), in 0..100" % (hz, dev, gpm, n))
                 print("%d Hz: GPU %d NVLink counters in %d of %d samples" % (hz, dev, link, n))
             print(db.execute("SELECT * FROM GSYS_GPU_METRICS LIMIT 2").fetchall())
+        # One block spinning for 2 s (torch.cuda._sleep): NVML calls the GPU busy, GPM sees one SM
+        # of 132 active; low_sm_activity must say so. Hopper and newer only (GPM).
+        has_torch = subprocess.run(["python3", "-c", "import torch; assert torch.cuda.is_available()"],
+                                   capture_output=True).returncode == 0
+        if has_torch and hopper_seen(args.gsys, tmp):
+            report = os.path.join(tmp, "spin.gsys-rep")
+            spin = ("import torch; torch.cuda.init(); torch.cuda._sleep(10); torch.cuda.synchronize()\n"
+                    "import time; t = time.time()\n"
+                    "while time.time() - t < 2.5:\n"
+                    "    torch.cuda._sleep(50_000_000); torch.cuda.synchronize()\n")
+            r = subprocess.run([args.gsys, "profile", "-t", "cuda", "-f", "true", "-o", report,
+                                "--gpu-metrics-devices=0", "--gpu-metrics-frequency=20", "python3", "-c", spin],
+                               capture_output=True, text=True, timeout=120)
+            check(r.returncode == 0, "spin kernel: profile exit %d %s" % (r.returncode, r.stderr[-300:]))
+            a = subprocess.run([args.gsys, "analyze", "-r", "low_sm_activity", "--format", "csv", report],
+                               capture_output=True, text=True, timeout=60)
+            print(a.stdout[-1500:])
+            rows = [l for l in a.stdout.splitlines() if l and l[0].isdigit()]
+            check(a.returncode == 0 and len(rows) == 1, "low_sm_activity flags the one-block spin on GPU 0: %s" % rows)
     print("%d failure(s)" % len(FAILURES) if FAILURES else "all checks passed")
     return 1 if FAILURES else 0
 

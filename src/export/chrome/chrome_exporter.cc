@@ -3,8 +3,11 @@
 // traces use: "X" slices, "s"/"f" flows named "ac2g", "b"/"e" async NVTX ranges, "i" marks,
 // "M" metadata; GPU work on pid = device, tid = stream; args "correlation", "grid", "block",
 // "registers per thread", "shared memory", "bytes", "memory bandwidth (GB/s)". GPU memory usage
-// (MemoryUsageSource) becomes "C" counters "GPU N memory" {"bytes": N} on the process's pid,
-// merged in by time.
+// (MemoryUsageSource) becomes "C" counters "GPU N memory" {"bytes": N} on the process's pid;
+// GPU metrics (GpuMetricsSource) "C" counters named by the metric ("SM clock (MHz)",
+// {"value": V}) on one pseudo-process per GPU, pid kMetricsPidBase + N, named "GPU N metrics
+// (NAME)". Both are merged in by time.
+#include <climits>
 #include <memory>
 #include <set>
 #include <utility>
@@ -13,6 +16,7 @@
 #include "export/json_text.h"
 #include "export/output_file.h"
 #include "export/timeline/timeline_inputs.h"
+#include "export/timeline/gpu_metrics_source.h"
 #include "export/timeline/memory_usage_source.h"
 #include "export/timeline/timeline_source.h"
 
@@ -112,6 +116,50 @@ Status WriteMemoryUpTo(int64_t up_to, MemoryUsageSource& memory, OutputFile& fil
   }
 }
 
+// Above any real pid (Linux pid_max <= 2^22): the pseudo-processes of the GPU metric counters.
+constexpr int64_t kMetricsPidBase = 1000000000;
+
+// Writes the GPU metric samples at or before `up_to` as "C" events (and each GPU's
+// process_name the first time).
+Status WriteMetricsUpTo(int64_t up_to, GpuMetricsSource& metrics, OutputFile& file,
+                        std::set<int64_t>& named, ExportStats* stats) {
+  std::string& out = file.buffer();
+  while (true) {
+    GSYS_ASSIGN_OR_RETURN(const GpuMetricSample* s, metrics.NextUpTo(up_to));
+    if (s == nullptr) return OkStatus();
+    int64_t pid = kMetricsPidBase + s->device;
+    if (named.insert(s->device).second) {
+      out.append(",\n{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":");
+      AppendInt(out, pid);
+      out.append(",\"tid\":0,\"args\":{\"name\":");
+      AppendJsonString(out, s->group);
+      out.append("}}");
+    }
+    out.append(",\n{\"ph\":\"C\",\"cat\":\"gpu_metrics\",\"name\":");
+    AppendJsonString(out, s->metric);
+    out.append(",\"pid\":");
+    AppendInt(out, pid);
+    out.append(",\"tid\":0,\"ts\":");
+    AppendMicros(out, s->ts);
+    out.append(",\"args\":{\"value\":");
+    AppendDouble(out, s->value);
+    out.append("}}");
+    ++stats->events;
+    GSYS_RETURN_IF_ERROR(file.MaybeFlush());
+  }
+}
+
+// Memory and metric counters up to `up_to`, merged in time order (memory first at equal times).
+Status WriteCountersUpTo(int64_t up_to, MemoryUsageSource& memory, GpuMetricsSource& metrics,
+                         OutputFile& file, std::set<int64_t>& named, ExportStats* stats) {
+  while (true) {
+    int64_t next = metrics.PeekTs();
+    if (next > up_to || next == INT64_MAX) return WriteMemoryUpTo(up_to, memory, file, stats);
+    GSYS_RETURN_IF_ERROR(WriteMemoryUpTo(next, memory, file, stats));
+    GSYS_RETURN_IF_ERROR(WriteMetricsUpTo(next, metrics, file, named, stats));
+  }
+}
+
 class ChromeExporter : public Exporter {
  public:
   std::string Name() const override { return "chrome"; }
@@ -151,16 +199,18 @@ class ChromeExporter : public Exporter {
     for (const auto& [gtid, name] : info.thread_names) {
       Meta(buf, "thread_name", PidOf(gtid), TidOf(gtid), name);
     }
-    std::set<int64_t> devices;
+    std::set<int64_t> devices, metric_gpus;
     std::set<std::pair<int64_t, int64_t>> streams;  // bounded by the report's streams
     while (true) {
       GSYS_ASSIGN_OR_RETURN(const TimelineEvent* e, source->Next());
       if (e == nullptr) break;
-      GSYS_RETURN_IF_ERROR(WriteMemoryUpTo(e->start, *memory, out, stats));
+      GSYS_RETURN_IF_ERROR(
+          WriteCountersUpTo(e->start, *memory, *in.metrics, out, metric_gpus, stats));
       GSYS_RETURN_IF_ERROR(WriteEvent(buf, *e, info, devices, streams, stats));
       GSYS_RETURN_IF_ERROR(out.MaybeFlush());
     }
-    GSYS_RETURN_IF_ERROR(WriteMemoryUpTo(INT64_MAX, *memory, out, stats));
+    GSYS_RETURN_IF_ERROR(
+        WriteCountersUpTo(INT64_MAX, *memory, *in.metrics, out, metric_gpus, stats));
     buf.append("\n]}\n");
     GSYS_RETURN_IF_ERROR(out.Commit());
     stats->bytes = out.bytes();

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // `gsys export --type perfetto`: TrackLayout decides the tracks, PerfettoTraceWriter encodes.
-// GPU memory usage (MemoryUsageSource) is merged in by time as counter events.
+// GPU memory usage (MemoryUsageSource) and GPU metrics (GpuMetricsSource) are merged in by time
+// as counter events.
 #include <algorithm>
+#include <climits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -12,6 +14,7 @@
 #include "export/perfetto/proto_writer.h"
 #include "export/perfetto/track_layout.h"
 #include "export/timeline/timeline_inputs.h"
+#include "export/timeline/gpu_metrics_source.h"
 #include "export/timeline/memory_usage_source.h"
 #include "export/timeline/timeline_source.h"
 
@@ -30,7 +33,7 @@ Status WriteTracks(PerfettoTraceWriter& writer, const std::vector<TrackLayout::N
     } else if (t.kind == Kind::kThread) {
       GSYS_RETURN_IF_ERROR(writer.ThreadTrack(t.uuid, t.pid, t.tid, t.name));
     } else if (t.kind == Kind::kCounter) {
-      GSYS_RETURN_IF_ERROR(writer.CounterTrack(t.uuid, t.parent_uuid, t.name));
+      GSYS_RETURN_IF_ERROR(writer.CounterTrack(t.uuid, t.parent_uuid, t.name, t.bytes));
     } else {
       GSYS_RETURN_IF_ERROR(writer.NamedTrack(t.uuid, t.parent_uuid, t.name));
     }
@@ -75,19 +78,55 @@ Status WriteMemoryUpTo(int64_t up_to, MemoryUsageSource& memory, TrackLayout& la
   }
 }
 
+// Writes the GPU metric samples at or before `up_to` (after the slice ends before each) as
+// double counter events on one track per (GPU, metric).
+Status WriteMetricsUpTo(int64_t up_to, GpuMetricsSource& metrics, TrackLayout& layout,
+                        PerfettoTraceWriter& writer, int64_t shift, ExportStats* stats) {
+  std::vector<TrackLayout::End> ends;
+  std::vector<TrackLayout::NewTrack> tracks;
+  while (true) {
+    GSYS_ASSIGN_OR_RETURN(const GpuMetricSample* s, metrics.NextUpTo(up_to));
+    if (s == nullptr) return OkStatus();
+    ends.clear();
+    layout.TakeEndsUpTo(s->ts, &ends);
+    GSYS_RETURN_IF_ERROR(WriteEnds(writer, ends, shift));
+    tracks.clear();
+    uint64_t track = layout.GpuMetricTrack(s->device, s->group, s->metric, s->bytes, &tracks);
+    GSYS_RETURN_IF_ERROR(WriteTracks(writer, tracks));
+    TrackEventFields fields;
+    fields.type = TrackEventFields::Type::kCounter;
+    fields.timestamp = Ts(s->ts + shift);
+    fields.track_uuid = track;
+    fields.counter_is_double = true;
+    fields.double_counter_value = s->value;
+    GSYS_RETURN_IF_ERROR(writer.Event(fields));
+    ++stats->events;
+  }
+}
+
+// Both counter sources up to `up_to`, merged in time order (memory first at equal times).
+Status WriteCountersUpTo(int64_t up_to, TimelineInputs& in, TrackLayout& layout,
+                         PerfettoTraceWriter& writer, int64_t shift, ExportStats* stats) {
+  while (true) {
+    int64_t next = in.metrics->PeekTs();
+    if (next > up_to || next == INT64_MAX) return WriteMemoryUpTo(up_to, *in.memory, layout, writer, shift, stats);
+    GSYS_RETURN_IF_ERROR(WriteMemoryUpTo(next, *in.memory, layout, writer, shift, stats));
+    GSYS_RETURN_IF_ERROR(WriteMetricsUpTo(next, *in.metrics, layout, writer, shift, stats));
+  }
+}
+
 // Streams one report's timeline through `writer`. `first_uuid`/`label` keep merged reports'
 // tracks apart; `shift` moves its events onto the merged trace's clock.
 Status WriteReport(TimelineInputs& in, PerfettoTraceWriter& writer, uint64_t first_uuid,
                    const std::string& label, int64_t shift, ExportStats* stats) {
   TimelineSource& source = *in.events;
-  MemoryUsageSource& memory = *in.memory;
   TrackLayout layout(in.info, first_uuid, label);
   std::vector<TrackLayout::End> ends;
   std::vector<TrackLayout::NewTrack> tracks;
   while (true) {
     GSYS_ASSIGN_OR_RETURN(const TimelineEvent* e, source.Next());
     if (e == nullptr) break;
-    GSYS_RETURN_IF_ERROR(WriteMemoryUpTo(e->start, memory, layout, writer, shift, stats));
+    GSYS_RETURN_IF_ERROR(WriteCountersUpTo(e->start, in, layout, writer, shift, stats));
     ends.clear();
     layout.TakeEndsUpTo(e->start, &ends);
     GSYS_RETURN_IF_ERROR(WriteEnds(writer, ends, shift));
@@ -112,7 +151,7 @@ Status WriteReport(TimelineInputs& in, PerfettoTraceWriter& writer, uint64_t fir
     GSYS_RETURN_IF_ERROR(writer.Event(fields));
     ++stats->events;
   }
-  GSYS_RETURN_IF_ERROR(WriteMemoryUpTo(INT64_MAX, memory, layout, writer, shift, stats));
+  GSYS_RETURN_IF_ERROR(WriteCountersUpTo(INT64_MAX, in, layout, writer, shift, stats));
   ends.clear();
   layout.TakeAllEnds(&ends);
   return WriteEnds(writer, ends, shift);

@@ -26,7 +26,7 @@ constexpr uint32_t kCdUnit = 3, kCdUnitSizeBytes = 3;
 constexpr uint32_t kPdPid = 1, kPdName = 6, kThPid = 1, kThTid = 2, kThName = 5;
 // TrackEvent
 constexpr uint32_t kTeCategoryIids = 3, kTeDebug = 4, kTeType = 9, kTeNameIid = 10,
-                   kTeTrackUuid = 11, kTeCounterValue = 30, kTeFlowIds = 47,
+                   kTeTrackUuid = 11, kTeCounterValue = 30, kTeDoubleCounterValue = 44, kTeFlowIds = 47,
                    kTeTerminatingFlowIds = 48;
 // DebugAnnotation
 constexpr uint32_t kDaNameIid = 1, kDaInt = 4, kDaString = 6;
@@ -35,7 +35,7 @@ constexpr uint32_t kIdCategories = 1, kIdNames = 2, kIdArgNames = 3;
 // ClockSnapshot.clocks {clock_id=1, timestamp=2}; BUILTIN_CLOCK_REALTIME=1, BOOTTIME=6.
 constexpr uint32_t kCsClocks = 1;
 
-enum DescriptorKind { kNamed = 0, kProcess = 1, kThread = 2, kCounter = 3 };
+enum DescriptorKind { kNamed = 0, kProcess = 1, kThread = 2, kCounter = 3, kCounterNoUnit = 4 };
 
 }  // namespace
 
@@ -102,9 +102,9 @@ Status PerfettoTraceWriter::Descriptor(uint64_t uuid, uint64_t parent_uuid, std:
     p.EndNested(th);
   } else {
     p.Bytes(kTdName, name);
-    if (kind == kCounter) {
+    if (kind == kCounter || kind == kCounterNoUnit) {
       size_t cd = p.BeginNested(kTdCounter);
-      p.Varint(kCdUnit, kCdUnitSizeBytes);
+      if (kind == kCounter) p.Varint(kCdUnit, kCdUnitSizeBytes);
       p.EndNested(cd);
     }
   }
@@ -125,8 +125,8 @@ Status PerfettoTraceWriter::NamedTrack(uint64_t uuid, uint64_t parent_uuid, std:
   return Descriptor(uuid, parent_uuid, name, 0, 0, kNamed);
 }
 Status PerfettoTraceWriter::CounterTrack(uint64_t uuid, uint64_t parent_uuid,
-                                         std::string_view name) {
-  return Descriptor(uuid, parent_uuid, name, 0, 0, kCounter);
+                                         std::string_view name, bool bytes) {
+  return Descriptor(uuid, parent_uuid, name, 0, 0, bytes ? kCounter : kCounterNoUnit);
 }
 
 Status PerfettoTraceWriter::ClockSnapshot(uint64_t trace_ns, uint64_t realtime_ns) {
@@ -181,7 +181,11 @@ Status PerfettoTraceWriter::Event(const TrackEventFields& e) {
     if (e.flow_id != 0) te.Fixed64(kTeFlowIds, e.flow_id);
     if (e.terminating_flow_id != 0) te.Fixed64(kTeTerminatingFlowIds, e.terminating_flow_id);
   }
-  if (e.type == Type::kCounter) te.Varint(kTeCounterValue, static_cast<uint64_t>(e.counter_value));
+  if (e.type == Type::kCounter && e.counter_is_double) {
+    te.Double(kTeDoubleCounterValue, e.double_counter_value);
+  } else if (e.type == Type::kCounter) {
+    te.Varint(kTeCounterValue, static_cast<uint64_t>(e.counter_value));
+  }
 
   ProtoBuffer p(out_.buffer());
   size_t packet = p.BeginNested(kTracePacket);

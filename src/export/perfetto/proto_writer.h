@@ -61,6 +61,8 @@ struct TrackEventFields {
   uint64_t flow_id = 0;             // flow_ids: starts (or continues) an arrow
   uint64_t terminating_flow_id = 0; // terminating_flow_ids: ends an arrow
   int64_t counter_value = 0;        // kCounter (TrackEvent.counter_value)
+  bool counter_is_double = false;   // kCounter: double_counter_value instead
+  double double_counter_value = 0;
 };
 
 // PerfettoTraceWriter: writes TracePackets of one trusted sequence into an OutputFile (several
@@ -77,8 +79,10 @@ class PerfettoTraceWriter {
   Status ProcessTrack(uint64_t uuid, int64_t pid, std::string_view name);
   Status ThreadTrack(uint64_t uuid, int64_t pid, int64_t tid, std::string_view name);
   Status NamedTrack(uint64_t uuid, uint64_t parent_uuid, std::string_view name);
-  // A counter track whose values are bytes (CounterDescriptor.unit UNIT_SIZE_BYTES).
-  Status CounterTrack(uint64_t uuid, uint64_t parent_uuid, std::string_view name);
+  // A counter track; `bytes`: its values are bytes (CounterDescriptor.unit UNIT_SIZE_BYTES),
+  // else no unit (the name says it).
+  Status CounterTrack(uint64_t uuid, uint64_t parent_uuid, std::string_view name,
+                      bool bytes = true);
   // Maps trace time `trace_ns` (BOOTTIME, the default trace clock) to UTC `realtime_ns`.
   Status ClockSnapshot(uint64_t trace_ns, uint64_t realtime_ns);
   Status Event(const TrackEventFields& event);

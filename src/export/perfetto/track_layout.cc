@@ -84,6 +84,25 @@ uint64_t TrackLayout::MemoryTrack(int64_t global_pid, int64_t device,
   return uuid;
 }
 
+uint64_t TrackLayout::GpuMetricTrack(int64_t device, std::string_view group,
+                                     std::string_view metric, bool bytes,
+                                     std::vector<NewTrack>* new_tracks) {
+  auto it = metrics_.find(std::make_pair(device, std::string(metric)));
+  if (it != metrics_.end()) return it->second;
+  auto [g, inserted] = metric_groups_.try_emplace(device, 0);
+  if (inserted) {
+    g->second = NewUuid();
+    std::string name = (gpu_label_.empty() ? "" : gpu_label_ + ": ") + std::string(group);
+    new_tracks->push_back(NewTrack{NewTrack::Kind::kNamed, g->second, 0, 0, 0, std::move(name)});
+  }
+  uint64_t uuid = NewUuid();
+  metrics_.emplace(std::make_pair(device, std::string(metric)), uuid);
+  NewTrack track{NewTrack::Kind::kCounter, uuid, g->second, 0, 0, std::string(metric)};
+  track.bytes = bytes;
+  new_tracks->push_back(std::move(track));
+  return uuid;
+}
+
 TrackLayout::Logical& TrackLayout::LogicalTrack(const TimelineEvent& event,
                                                 std::vector<NewTrack>* out) {
   Group group = GroupOf(event.kind);

@@ -7,6 +7,7 @@
 #include <map>
 #include <queue>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -22,6 +23,8 @@ namespace gsys::export_ {
 //     "GPU N memory (bytes)"                 counter: that process's memory on device N
 //   "GPU N (NAME)"                           one per device
 //     "Stream S"                             kernels, copies and memsets of that stream
+//   "GPU N metrics (NAME)"                   one per sampled GPU (GpuMetricsSource)
+//     "SM clock (MHz)", ...                  counter: one per metric
 //
 // Perfetto slices on one track must nest. Events arrive in start order (ties: longer first), so
 // each track keeps a stack of the ends of its open slices; an event that would cross the top of
@@ -39,6 +42,7 @@ class TrackLayout {
     int64_t pid = 0;
     int64_t tid = 0;
     std::string name;
+    bool bytes = true;  // kCounter: values are bytes
   };
   struct End {
     int64_t ts = 0;
@@ -61,6 +65,11 @@ class TrackLayout {
   // The counter track of `global_pid`'s memory usage on `device` (under its process track),
   // created on first use; new tracks are appended to `new_tracks`, parents first.
   uint64_t MemoryTrack(int64_t global_pid, int64_t device, std::vector<NewTrack>* new_tracks);
+
+  // The counter track of metric `metric` of GPU `device`, under the top-level group `group` of
+  // that GPU, both created on first use (new tracks appended to `new_tracks`, parents first).
+  uint64_t GpuMetricTrack(int64_t device, std::string_view group, std::string_view metric,
+                          bool bytes, std::vector<NewTrack>* new_tracks);
 
   size_t tracks() const { return next_uuid_ - first_uuid_; }
   size_t open_slices() const { return heap_.size(); }
@@ -97,6 +106,8 @@ class TrackLayout {
   std::string gpu_label_;
   std::map<int64_t, uint64_t> processes_, threads_, gpus_;
   std::map<std::pair<int64_t, int64_t>, uint64_t> memory_;  // (globalPid, device) -> counter
+  std::map<int64_t, uint64_t> metric_groups_;                  // device -> group track
+  std::map<std::pair<int64_t, std::string>, uint64_t, std::less<>> metrics_;  // (device, metric)
   std::map<std::pair<int, int64_t>, Logical> logical_;
   std::priority_queue<OpenEnd, std::vector<OpenEnd>, std::greater<>> heap_;
 };

@@ -11,6 +11,7 @@ Result<TimelineInputs> OpenTimelineInputs(report::ReportReader& reader, const st
   GSYS_ASSIGN_OR_RETURN(in.info, LoadReportInfo(reader));
   GSYS_ASSIGN_OR_RETURN(in.events, TimelineSource::Open(reader, filter));
   GSYS_ASSIGN_OR_RETURN(in.memory, MemoryUsageSource::Open(reader, filter));
+  GSYS_ASSIGN_OR_RETURN(in.metrics, GpuMetricsSource::Open(reader, filter));
   return in;
 }
 

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "common/status.h"
+#include "export/timeline/gpu_metrics_source.h"
 #include "export/timeline/memory_usage_source.h"
 #include "export/timeline/timeline_event.h"
 #include "export/timeline/timeline_source.h"
@@ -17,10 +18,11 @@ struct TimelineInputs {
   ReportInfo info;                            // process, thread and GPU names; UTC anchor
   std::unique_ptr<TimelineSource> events;     // every timeline event in time order
   std::unique_ptr<MemoryUsageSource> memory;  // GPU memory-usage samples in time order
+  std::unique_ptr<GpuMetricsSource> metrics;  // GPU metric samples in time order
 };
 
 // Opens the inputs of `reader` restricted by the --tables regex `tables` ("" = all tables).
-// Both sources borrow `reader`, which must outlive them.
+// The sources borrow `reader`, which must outlive them.
 Result<TimelineInputs> OpenTimelineInputs(report::ReportReader& reader, const std::string& tables);
 
 }  // namespace gsys::export_

@@ -4,6 +4,9 @@
 //   stack_prog spin SECS [OUT]  cold_setup, then hot_spin until the thread used SECS of CPU
 //                          time; with OUT, writes the process's SigCgt line (/proc/self/status:
 //                          the signals it has handlers for) there at the end
+//   stack_prog work N OUT  a fixed amount of work (N million loop steps in hot_spin's loop),
+//                          then writes "THREAD_CPU_NS PROCESS_CPU_NS" to OUT (bench/ uses it to
+//                          measure what a sample costs)
 // The empty asm statements after each call keep the compiler from turning the calls into tail
 // calls, which would drop the callers' frames.
 #include <time.h>
@@ -52,6 +55,20 @@ __attribute__((noinline)) uint64_t cold_setup() {
 
 }  // extern "C"
 
+__attribute__((noinline)) static uint64_t fixed_work(long millions) {
+  volatile uint64_t x = 0;
+  for (long m = 0; m < millions; ++m) {
+    for (int i = 0; i < 1000000; ++i) x = x + static_cast<uint64_t>(i);
+  }
+  return x;
+}
+
+static int64_t ClockNs(clockid_t id) {
+  timespec ts;
+  clock_gettime(id, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+
 static void CopySigCgt(const char* path) {
   FILE* in = std::fopen("/proc/self/status", "r");
   FILE* out = std::fopen(path, "w");
@@ -73,6 +90,15 @@ int main(int argc, char** argv) {
     int rc = hot_spin(std::atof(argv[2])) == 1 ? 1 : 0;
     if (argc >= 4) CopySigCgt(argv[3]);
     return rc;
+  }
+  if (argc >= 4 && std::strcmp(argv[1], "work") == 0) {
+    uint64_t x = fixed_work(std::atol(argv[2]));
+    FILE* out = std::fopen(argv[3], "w");
+    if (out == nullptr) return 3;
+    std::fprintf(out, "%lld %lld\n", static_cast<long long>(ClockNs(CLOCK_THREAD_CPUTIME_ID)),
+                 static_cast<long long>(ClockNs(CLOCK_PROCESS_CPUTIME_ID)));
+    std::fclose(out);
+    return x == 1 ? 1 : 0;
   }
   return 2;
 }

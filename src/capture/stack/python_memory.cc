@@ -12,10 +12,12 @@
 namespace gsys::capture {
 namespace {
 
-constexpr uintptr_t kPage = 4096;
+constexpr uintptr_t kPage = 4096;  // the smallest page size: correct on 16/64 KiB page kernels too
 constexpr uintptr_t kMinAddress = 65536;
-constexpr uintptr_t kMaxAddress = uintptr_t{1} << 47;  // user space of x86-64 / aarch64 (48-bit)
-constexpr size_t kSlots = 4096;                        // power of two
+// Above any user-space address (x86-64 5-level paging: 57 bits; aarch64 48-bit VA puts mmap
+// near 2^48). Only a sanity filter: process_vm_readv does the real check.
+constexpr uintptr_t kMaxAddress = uintptr_t{1} << 57;
+constexpr size_t kSlots = 4096;  // power of two
 constexpr size_t kProbes = 4;
 
 // Entry: page number << 16 | epoch (16 bits). Zero is empty.

@@ -188,6 +188,8 @@ def case_sampling(gsys, prog, tmp, method=None):
     lo = 0.5 * hz if used == "perf_event" else 50
     check(lo <= rate <= 1.5 * hz, f"{total} samples in {cpu_s} s of CPU = {rate:.0f} Hz "
                                   f"({used}, asked {hz})")
+    meta = query(rep + ".gsys-rep", "SELECT value FROM GSYS_META WHERE name = 'cpu_sampling_method'")
+    check(meta and meta[0][0].startswith(used), f"GSYS_META cpu_sampling_method {meta} ({used})")
     handlers = sigcgt_realtime(sigs)
     if used == "perf_event":
         check(handlers == [], f"perf_event sampling left real-time signal handlers {handlers}")

@@ -189,6 +189,10 @@ def off(args, tmp):
     check(not alarming, "non-MPI target: stderr says %s" % alarming)
     db = sqlite3.connect(path)
     check(db.execute("SELECT count(*) FROM MPI_OTHER_EVENTS").fetchone()[0] == 0, "non-MPI target: MPI rows")
+    bad = subprocess.run([args.gsys, "profile", "-t", "mpi", "--mpi-impl", "lam", "/bin/true"],
+                         capture_output=True, text=True, timeout=60)
+    check(bad.returncode == 2 and "bad --mpi-impl 'lam' (expected openmpi or mpich)" in bad.stderr,
+          "--mpi-impl lam: rc %d, %s" % (bad.returncode, bad.stderr))
     print("off: no MPI rows without -t mpi; preloaded alone and on a non-MPI target: quiet")
 
 

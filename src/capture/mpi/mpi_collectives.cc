@@ -16,6 +16,7 @@ using gsys::capture::mpi::Fn;
 using gsys::capture::mpi::Handle;
 using gsys::capture::mpi::InPlace;
 using gsys::capture::mpi::NoRealFunction;
+using gsys::capture::mpi::OwnBytes;
 using gsys::capture::mpi::Run;
 using gsys::capture::mpi::RunRequest;
 using gsys::capture::mpi::SumBytes;
@@ -83,7 +84,7 @@ GSYS_MPI_COLLECTIVE(Allgatherv, Iallgatherv,
                      const int* recvcounts, const int* displs, Handle recvtype, Handle comm),
                     (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm),
                     const int64_t send = InPlace(sendbuf)
-                                             ? Bytes(recvcounts[CommRank(comm)], recvtype)
+                                             ? OwnBytes(recvcounts, comm, recvtype)
                                              : Bytes(sendcount, sendtype);
                     c.Collective(comm, kMpiNone, send, SumBytes(recvcounts, comm, recvtype)))
 
@@ -105,7 +106,7 @@ GSYS_MPI_COLLECTIVE(Gatherv, Igatherv,
                      comm),
                     const bool me = IsRoot(comm, root);
                     const int64_t send = me && InPlace(sendbuf)
-                                             ? Bytes(recvcounts[CommRank(comm)], recvtype)
+                                             ? OwnBytes(recvcounts, comm, recvtype)
                                              : Bytes(sendcount, sendtype);
                     c.Collective(comm, root, send,
                                  me ? SumBytes(recvcounts, comm, recvtype) : -1))
@@ -129,7 +130,7 @@ GSYS_MPI_COLLECTIVE(Scatterv, Iscatterv,
                      comm),
                     const bool me = IsRoot(comm, root);
                     const int64_t recv = me && InPlace(recvbuf)
-                                             ? Bytes(sendcounts[CommRank(comm)], sendtype)
+                                             ? OwnBytes(sendcounts, comm, sendtype)
                                              : Bytes(recvcount, recvtype);
                     c.Collective(comm, root, me ? SumBytes(sendcounts, comm, sendtype) : -1,
                                  recv))
@@ -159,7 +160,7 @@ GSYS_MPI_COLLECTIVE(Reduce_scatter, Ireduce_scatter,
                      Handle op, Handle comm),
                     (sendbuf, recvbuf, recvcounts, type, op, comm),
                     c.Collective(comm, kMpiNone, SumBytes(recvcounts, comm, type),
-                                 Bytes(recvcounts[CommRank(comm)], type)))
+                                 OwnBytes(recvcounts, comm, type)))
 
 GSYS_MPI_COLLECTIVE(Reduce_scatter_block, Ireduce_scatter_block,
                     (const void* sendbuf, void* recvbuf, int recvcount, Handle type, Handle op,

@@ -189,6 +189,11 @@ int64_t SumBytes(const int* counts, Handle comm, Handle type) {
   return Bytes(sum, type);
 }
 
+int64_t OwnBytes(const int* counts, Handle comm, Handle type) {
+  const int rank = CommRank(comm);
+  return counts != nullptr && rank >= 0 ? Bytes(counts[rank], type) : -1;
+}
+
 bool InPlace(const void* buf) { return buf == g_state.in_place; }
 
 uint64_t RequestAt(const void* requests, int i) {

@@ -40,6 +40,9 @@ int NoRealFunction(Fn fn);
 int64_t Bytes(int64_t count, Handle type);
 // Sum of `counts[0..n)` (n = size of `comm`'s group), times the size of `type`.
 int64_t SumBytes(const int* counts, Handle comm, Handle type);
+// Bytes of `counts[rank]` elements of `type`, rank being this process's in `comm`; -1 when
+// unknown.
+int64_t OwnBytes(const int* counts, Handle comm, Handle type);
 int CommSize(Handle comm);
 int CommRank(Handle comm);
 bool InPlace(const void* buf);

@@ -4,6 +4,7 @@
 #include <thread>
 
 #include "analysis/recipe/engine.h"
+#include "analysis/recipe/nvtx_filter.h"
 #include "analysis/recipe/output_dir.h"
 #include "analysis/recipe/recipes/recipes.h"
 #include "cli/flags.h"
@@ -36,8 +37,9 @@ const std::vector<FlagSpec>& RecipeFlags() {
       {"filter-time", 0, FlagValue::kRequired, "[START]/[END]",
        "Only events overlapping this window of each report (e.g. 1s/2s500ms)."},
       {"filter-nvtx", 0, FlagValue::kRequired, "RANGE[@DOMAIN][/INDEX]",
-       "Only events inside this NVTX range of each report (a report without it is\n"
-       "skipped)."},
+       "Only events overlapping this NVTX range of each report: every instance\n"
+       "(0-based INDEX: one; ordered by start), default domain unless @DOMAIN\n"
+       "(@* any); escape @ / \\ in names with \\. A report without it is skipped."},
       {"bins", 0, FlagValue::kRequired, "N", "Time bins of heat maps (default 30)."},
       {"disable-alignment", 0, FlagValue::kNone, "",
        "Do not align sessions by their start time (UTC)."},
@@ -108,6 +110,13 @@ Result<rc::RecipeOptions> ParseOptions(const ParsedFlags& flags) {
     if (parsed->end != INT64_MAX) o.filter_end = parsed->end;
   }
   o.filter_nvtx = flags.Last("filter-nvtx");
+  if (o.filter_nvtx) {
+    if (flags.Has("filter-time")) {
+      return Error(StatusCode::kInvalidArgument,
+                   "recipe: --filter-time and --filter-nvtx exclude each other");
+    }
+    GSYS_RETURN_IF_ERROR(rc::ParseNvtxRangeSpec(*o.filter_nvtx).status());
+  }
   GSYS_ASSIGN_OR_RETURN(int64_t bins, IntFlag(flags, "bins", 1, 100000, 30));
   o.bins = static_cast<int>(bins);
   o.disable_alignment = flags.Has("disable-alignment");

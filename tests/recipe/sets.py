@@ -14,6 +14,14 @@ train_b: train with gemm 5 ms instead of 4, SendRecv gone and new_kernel (0.5 ms
 util (2 ranks): rank A kernels [0, 6) and [4, 10) ms (overlapping: 100 % once) and [20, 40);
   rank B starts 10 ms later with [0, 10) and [20, 25) of its own time.
   With --bins 4 (10 ms bins): A 100, 0, 100, 100; B (empty), 100, 0, 50.
+nvtxf (2 ranks, --filter-nvtx with nsys recipe's semantics): NVTX "phase" on rank 0 at [0, 10),
+  [20, 30), [22, 24) (nested in the second) and [40, 50) ms in the default domain (pid 100) and
+  [60, 70) in domain D; "a/b@c" at [30, 40). 1 ms kernels k at 5, 15, 23, 35, 45 (pid 300: the
+  ranges filter by time only, not by process), 55 and 65 ms. Rank 1: "phase" once at [0, 10),
+  kernels at 5 and 23 ms. Kernels inside: phase -> rank 0: 5, 23, 45 (3; the nested instance
+  counts once), rank 1: 5 (1); phase/1 -> rank 0: 23, rank 1 skipped (1 instance);
+  phase/2 -> rank 0: 23; phase@D -> rank 0: 65, rank 1 skipped; phase@* -> rank 0: 4;
+  a\\/b\\@c -> rank 0: 35.
 """
 import os
 
@@ -60,3 +68,31 @@ def make_util(directory):
     b = Report(utc=T0 + 10 * MS).kernel(0, 10 * MS, "k").kernel(20 * MS, 25 * MS, "k")
     return [a.write(os.path.join(directory, "a.gsys-rep")),
             b.write(os.path.join(directory, "b.gsys-rep"))]
+
+
+def make_nvtxf(directory):
+    os.makedirs(directory, exist_ok=True)
+    a = Report(utc=T0)
+    for s, e in ((0, 10), (20, 30), (22, 24), (40, 50)):
+        a.nvtx(s * MS, e * MS, "phase", pid=100)
+    a.nvtx(60 * MS, 70 * MS, "phase", pid=100, domain="D")
+    a.nvtx(30 * MS, 40 * MS, "a/b@c", pid=100)
+    for t in (5, 15, 23, 35, 45, 55, 65):
+        a.kernel(t * MS, (t + 1) * MS, "k", pid=300 if t == 45 else 100)
+    b = Report(utc=T0).nvtx(0, 10 * MS, "phase", pid=100)
+    for t in (5, 23):
+        b.kernel(t * MS, (t + 1) * MS, "k", pid=100)
+    return [a.write(os.path.join(directory, "r0.gsys-rep")),
+            b.write(os.path.join(directory, "r1.gsys-rep"))]
+
+
+def make_many_nccl(directory, kernels=1500):
+    """One rank with `kernels` 1 us NCCL kernels 2 us apart, each half overlapped by a compute
+    kernel: more rows than a page table shows."""
+    os.makedirs(directory, exist_ok=True)
+    r = Report(utc=T0)
+    for i in range(kernels):
+        t = i * 2000
+        r.kernel(t, t + 1000, "ncclDevKernel_AllReduce", stream=8)
+        r.kernel(t + 500, t + 1500, "gemm", stream=7)
+    return [r.write(os.path.join(directory, "big.gsys-rep"))]

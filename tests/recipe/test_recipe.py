@@ -5,6 +5,7 @@ known delay, a known comm/compute overlap, a known idle gap, a known diff, sessi
 and on the 2-process NCCL fixture. Answers are checked exactly, cell by cell."""
 import csv
 import os
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli"))
@@ -179,6 +180,61 @@ class RecipeTest(CliTestCase):
         for name in ("all_stats.csv", "rank_stats.csv", "rank_stats_by_device.csv", "files.csv"):
             self.assertEqual(open(os.path.join(one, name)).read(),
                              open(os.path.join(many, name)).read(), name)
+
+    def kernels_per_rank(self, out):
+        rows = read(os.path.join(out, "rank_stats.csv"))
+        return {r["Rank"]: r["Count"] for r in rows}
+
+    def test_filter_nvtx_every_instance_by_default(self):
+        nvtxf = os.path.join(self.tmp, "nvtxf")
+        sets.make_nvtxf(nvtxf)
+        cases = [("phase", {"0": "3", "1": "1"}, []),
+                 ("phase/1", {"0": "1"}, ["1"]),
+                 ("phase/2", {"0": "1"}, ["1"]),
+                 ("phase@D", {"0": "1"}, ["1"]),
+                 ("phase@*", {"0": "4", "1": "1"}, []),
+                 ("a\\/b\\@c", {"0": "1"}, ["1"])]
+        for i, (spec, counts, skipped) in enumerate(cases):
+            with self.subTest(spec=spec):
+                out, stdout = self.run_recipe("cuda_gpu_kern_sum", "--filter-nvtx", spec,
+                                              "--input", nvtxf, out="f%d" % i)
+                self.assertEqual(self.kernels_per_rank(out), counts)
+                files = {f["Rank"]: f["Status"] for f in read(os.path.join(out, "files.csv"))}
+                self.assertEqual(sorted(r for r, s in files.items() if s != "ok"), skipped)
+        out, _ = self.run_recipe("cuda_gpu_kern_sum", "--filter-nvtx", "phase/1", "--input",
+                                 nvtxf, out="g1")
+        status = read(os.path.join(out, "files.csv"))[1]["Status"]
+        self.assertEqual(status, "skipped: has 1 instance(s) of NVTX range 'phase'; "
+                                 "--filter-nvtx index 1 is out of range")
+        out, _ = self.run_recipe("cuda_gpu_kern_sum", "--filter-nvtx", "phase@D", "--input",
+                                 nvtxf, out="g2")
+        status = read(os.path.join(out, "files.csv"))[1]["Status"]
+        self.assertEqual(status, "skipped: has no NVTX range 'phase' in domain 'D'")
+        # The trace recipes filter alike: the kernels of the union, aligned, in rank order.
+        out, _ = self.run_recipe("cuda_gpu_kern_pace", "--name", "k", "--filter-nvtx", "phase",
+                                 "--input", nvtxf, out="g3")
+        pace = read(os.path.join(out, "pace.csv"))
+        self.assertEqual([(r["Rank"], r["Start"]) for r in pace],
+                         [("0", "5000000"), ("0", "23000000"), ("0", "45000000"),
+                          ("1", "5000000")])
+
+    def test_trace_rows_spill_and_page_shows_the_first(self):
+        big = os.path.join(self.tmp, "big")
+        sets.make_many_nccl(big)
+        scratch = os.path.join(self.tmp, "scratch")
+        os.makedirs(scratch)
+        out = os.path.join(self.tmp, "bigout")
+        proc = subprocess.run([Paths.gsys, "recipe", "nccl_gpu_overlap_trace", "--output", out,
+                               "--input", big], capture_output=True, text=True,
+                              env=dict(os.environ, TMPDIR=scratch))
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        trace = read(os.path.join(out, "rank_trace.csv"))
+        self.assertEqual(len(trace), 1500)
+        self.assertEqual({(r["Rank"], r["Compute Overlap"]) for r in trace}, {("0", "50.0")})
+        self.assertEqual(trace[-1]["Start"], str(1499 * 2000))
+        page = open(os.path.join(out, "nccl_gpu_overlap_trace.html")).read()
+        self.assertIn("rank_trace: showing the first 1,000 of 1,500 rows", page)
+        self.assertEqual(os.listdir(scratch), [])  # the parts are gone
 
     def test_nccl_fixture(self):
         fixture = os.path.join(Paths.fixtures, NCCL_FIXTURE)

@@ -55,6 +55,19 @@ class RecipeCliTest(CliTestCase):
                                      "--input", self.r0), EXIT_USAGE, "--mode")
         self.assertOneLineError(gsys("recipe"), EXIT_USAGE, "no recipe given")
 
+    def test_bad_filter_nvtx(self):
+        for spec, why in (("step/x", "'x' is not an index"), ("step/-1", "'-1' is not an index"),
+                          ("@D", "no range name"), ("step@", "empty domain"),
+                          ("step\\", "lone '\\'")):
+            with self.subTest(spec=spec):
+                self.assertOneLineError(gsys("recipe", "cuda_gpu_kern_sum", "--filter-nvtx", spec,
+                                             "--input", self.r0, "--output", self.out),
+                                        EXIT_USAGE, "--filter-nvtx '%s'" % spec, why)
+        self.assertOneLineError(gsys("recipe", "cuda_gpu_kern_sum", "--filter-nvtx", "step",
+                                     "--filter-time", "0/1s", "--input", self.r0),
+                                EXIT_USAGE, "--filter-time and --filter-nvtx exclude each other")
+        self.assertFalse(os.path.exists(self.out))
+
     def test_empty_input_set(self):
         empty = os.path.join(self.tmp, "empty")
         os.makedirs(empty)

@@ -15,7 +15,8 @@ import sets  # noqa: E402
 
 MPIRUN = shutil.which("mpirun")
 RECIPES = [["cuda_gpu_kern_sum"], ["nccl_gpu_overlap_trace"], ["nvtx_pace", "--name", "step"],
-           ["cuda_gpu_time_util_map", "--bins", "7"], ["nccl_sum"], ["gpu_gaps", "--gap", "1"]]
+           ["cuda_gpu_time_util_map", "--bins", "7"], ["nccl_sum"], ["gpu_gaps", "--gap", "1"],
+           ["nvtx_gpu_proj_trace"], ["cuda_gpu_kern_sum", "--filter-nvtx", "step"]]
 
 
 def csvs(directory):
@@ -42,11 +43,11 @@ class RecipeMpiTest(CliTestCase):
     def test_mpi_matches_local(self):
         train = os.path.join(self.tmp, "train")
         sets.make_train(train)
-        for recipe in RECIPES:
+        for k, recipe in enumerate(RECIPES):
             for np in (2, 3):
-                with self.subTest(recipe=recipe[0], np=np):
-                    local = os.path.join(self.tmp, "local-%s-%d" % (recipe[0], np))
-                    mpi = os.path.join(self.tmp, "mpi-%s-%d" % (recipe[0], np))
+                with self.subTest(recipe=" ".join(recipe), np=np):
+                    local = os.path.join(self.tmp, "local-%d-%s-%d" % (k, recipe[0], np))
+                    mpi = os.path.join(self.tmp, "mpi-%d-%s-%d" % (k, recipe[0], np))
                     proc = gsys("recipe", *recipe, "--input", train, "--output", local)
                     self.assertEqual(proc.returncode, 0, proc.stderr)
                     proc = self.mpirun(np, *recipe, "--input", train, "--output", mpi)

@@ -9,6 +9,7 @@
 #include <set>
 #include <thread>
 
+#include "analysis/recipe/nvtx_filter.h"
 #include "analysis/recipe/spill.h"
 #include "analysis/stats/group_stats_function.h"
 #include "common/strings.h"
@@ -32,9 +33,8 @@ std::string MajorVersion(const std::string& version) {
 // Applies --filter-nvtx / --filter-time; returns a skip reason when the NVTX range is absent.
 Result<std::string> ApplyFilters(ReportReader& reader, const RecipeOptions& options) {
   if (options.filter_nvtx) {
-    auto filter = reader.ResolveNvtxFilter(*options.filter_nvtx);
-    if (!filter.ok()) return "no NVTX range matches --filter-nvtx '" + *options.filter_nvtx + "'";
-    GSYS_RETURN_IF_ERROR(reader.SetNvtxFilter(filter.value()));
+    GSYS_ASSIGN_OR_RETURN(NvtxRangeSpec spec, ParseNvtxRangeSpec(*options.filter_nvtx));
+    return ApplyNvtxRangeFilter(reader, spec);
   } else if (options.filter_start || options.filter_end) {
     GSYS_RETURN_IF_ERROR(reader.SetTimeWindow(
         {options.filter_start.value_or(INT64_MIN), options.filter_end.value_or(INT64_MAX)}));

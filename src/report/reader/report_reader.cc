@@ -166,7 +166,12 @@ Status ReportReader::RebuildViews() {
   std::vector<std::string> views;
   for (const internal::TablePlan& plan : plans_) {
     std::string where;
-    if (filter_active_ && plan.has_start_end) {
+    if (filter_active_ && plan.has_start_end && !filter_.windows.empty()) {
+      // Union of windows, merged into disjoint sorted spans in temp.gsys_filter_windows: a row
+      // overlaps one iff the last span starting at or before its end ends after its start.
+      where = "(SELECT w.e FROM temp.gsys_filter_windows AS w WHERE w.s <= "
+              "coalesce(\"end\", \"start\") ORDER BY w.s DESC LIMIT 1) > \"start\"";
+    } else if (filter_active_ && plan.has_start_end) {
       const TimeWindow& w = filter_.window;
       std::string s = Int64Literal(w.start);
       std::string e = Int64Literal(w.end);
@@ -231,7 +236,8 @@ Status ReportReader::SetTimeWindow(TimeWindow window) {
                  "report: time window start " + std::to_string(window.start) +
                      " is after its end " + std::to_string(window.end));
   }
-  filter_ = NvtxFilter{window, std::nullopt, std::nullopt};
+  filter_ = NvtxFilter();
+  filter_.window = window;
   filter_active_ = window.start != INT64_MIN || window.end != INT64_MAX;
   return RebuildViews();
 }
@@ -242,7 +248,29 @@ Status ReportReader::SetNvtxFilter(const NvtxFilter& filter) {
   }
   filter_ = filter;
   filter_active_ = filter.window.start != INT64_MIN || filter.window.end != INT64_MAX ||
-                   filter.global_tid.has_value() || filter.global_pid.has_value();
+                   filter.global_tid.has_value() || filter.global_pid.has_value() ||
+                   !filter.windows.empty();
+  if (!filter.windows.empty()) {
+    std::vector<TimeWindow> spans = filter.windows;
+    std::sort(spans.begin(), spans.end(),
+              [](const TimeWindow& a, const TimeWindow& b) { return a.start < b.start; });
+    std::vector<TimeWindow> merged;
+    for (const TimeWindow& w : spans) {
+      if (!merged.empty() && w.start <= merged.back().end) {
+        merged.back().end = std::max(merged.back().end, w.end);
+      } else {
+        merged.push_back(w);
+      }
+    }
+    std::string sql = "CREATE TEMP TABLE IF NOT EXISTS gsys_filter_windows "
+                      "(s INTEGER PRIMARY KEY, e INTEGER NOT NULL);\n"
+                      "DELETE FROM temp.gsys_filter_windows;\n";
+    for (const TimeWindow& w : merged) {
+      sql += "INSERT INTO temp.gsys_filter_windows VALUES (" + Int64Literal(w.start) + ", " +
+             Int64Literal(w.end) + ");\n";
+    }
+    GSYS_RETURN_IF_ERROR(db_.Exec("BEGIN;\n" + sql + "COMMIT;"));
+  }
   return RebuildViews();
 }
 

@@ -87,6 +87,9 @@ class ReportReader {
   // the default domain. "/N" is an index only when N is a non-negative integer.
   struct NvtxFilter {
     TimeWindow window;
+    // When not empty: rows overlapping any of these windows (their union; `window` is ignored).
+    // nsys recipe's --filter-nvtx without an index keeps every instance of the range.
+    std::vector<TimeWindow> windows;
     std::optional<int64_t> global_tid;  // push/pop ranges: the thread that pushed it
     std::optional<int64_t> global_pid;  // start/end ranges: the process that started it
   };

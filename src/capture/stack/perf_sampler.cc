@@ -140,15 +140,23 @@ uint32_t PerfSampleDrain(PerfSampleRing* ring) {
     }
     if (h.size <= sizeof(g_scratch) &&
         (h.type == PERF_RECORD_SAMPLE || h.type == PERF_RECORD_LOST)) {
+      // A record that does not wrap is read in place: the unwinder then touches only the stack
+      // slots it needs, not all 8 KiB. Copying it all pulled every cache line of the record to
+      // this CPU, and the kernel's next writes there (in the sampled thread's timer interrupt)
+      // paid for taking them back: measured +20..40 % of the sampled thread's CPU at 8 kHz.
       uint64_t off = tail % size;
-      uint64_t first = size - off < h.size ? size - off : h.size;
-      std::memcpy(g_scratch, data + off, first);
-      std::memcpy(g_scratch + first, data, h.size - first);
+      const uint8_t* rec = data + off;
+      if (size - off < h.size) {
+        uint64_t first = size - off;
+        std::memcpy(g_scratch, data + off, first);
+        std::memcpy(g_scratch + first, data, h.size - first);
+        rec = g_scratch;
+      }
       if (h.type == PERF_RECORD_LOST && h.size >= sizeof(h) + 16) {
         uint64_t lost = 0;
-        std::memcpy(&lost, g_scratch + sizeof(h) + 8, sizeof(lost));
+        std::memcpy(&lost, rec + sizeof(h) + 8, sizeof(lost));
         ring->lost += lost;
-      } else if (h.type == PERF_RECORD_SAMPLE && EmitSample(g_scratch, h.size, ticks0, ns0)) {
+      } else if (h.type == PERF_RECORD_SAMPLE && EmitSample(rec, h.size, ticks0, ns0)) {
         ++emitted;
       }
     }

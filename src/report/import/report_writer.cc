@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "report/import/report_writer.h"
 
+#include <fcntl.h>
 #include <sqlite3.h>
+#include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <cstring>
 
 #include "report/reader/schema.h"
@@ -129,9 +133,71 @@ sqlite3_module MakeQueueModule() {
 }
 const sqlite3_module kQueueModule = MakeQueueModule();
 
+constexpr const char* kPageSize = "PRAGMA page_size=16384;";
+constexpr const char* kOsrtInsert =
+    "INSERT INTO OSRT_API(start, end, eventClass, globalTid, nameId, returnValue,"
+    " nestingLevel, callchainId) VALUES";
+
+// The empty report (canonical schema, 16 KiB pages) as file bytes, built once per process:
+// running schema.sql (64 KB of DDL and enum rows) costs milliseconds, most of the import of a
+// small session; each report starts as a copy of these bytes instead. Same tables, rows and
+// user_version as CreateReportSchema on the file.
+const Result<std::string>& EmptyReportImage() {
+  static const Result<std::string> image = []() -> Result<std::string> {
+    GSYS_ASSIGN_OR_RETURN(Database db, Database::OpenInMemory());
+    GSYS_RETURN_IF_ERROR(db.Exec(kPageSize));
+    GSYS_RETURN_IF_ERROR(CreateReportSchema(db));
+    sqlite3_int64 size = 0;
+    unsigned char* bytes = sqlite3_serialize(db.raw(), "main", &size, 0);
+    if (bytes == nullptr) return Error(StatusCode::kInternal, "import: cannot copy the schema");
+    std::string copy(reinterpret_cast<const char*>(bytes), static_cast<size_t>(size));
+    sqlite3_free(bytes);
+    return copy;
+  }();
+  return image;
+}
+
+bool WriteAt(int fd, const char* data, size_t size, off_t offset) {
+  while (size > 0) {
+    ssize_t n = pwrite(fd, data, size, offset);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    data += n;
+    size -= static_cast<size_t>(n);
+    offset += n;
+  }
+  return true;
+}
+
+// Creates `path` (which must not exist) holding `bytes`, leaving all-zero 4 KiB blocks as holes
+// (60% of the empty report: the unused space of each table's first page). False, with nothing
+// left behind, when it cannot; the caller then creates the schema the slow way, which reports
+// the error.
+bool WriteNewFile(const std::string& path, const std::string& bytes) {
+  int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) return false;
+  constexpr size_t kBlock = 4096;
+  static const char kZeros[kBlock] = {};
+  bool ok = true;
+  size_t run = 0;  // start of the pending run of non-zero blocks
+  for (size_t at = 0; ok && at < bytes.size(); at += kBlock) {
+    size_t len = std::min(kBlock, bytes.size() - at);
+    if (std::memcmp(bytes.data() + at, kZeros, len) != 0) continue;
+    ok = WriteAt(fd, bytes.data() + run, at - run, static_cast<off_t>(run));
+    run = at + len;
+  }
+  ok = ok && WriteAt(fd, bytes.data() + run, bytes.size() - run, static_cast<off_t>(run)) &&
+       ftruncate(fd, static_cast<off_t>(bytes.size())) == 0;
+  ok = close(fd) == 0 && ok;
+  if (!ok) unlink(path.c_str());
+  return ok;
+}
+
 }  // namespace
 
 Result<std::unique_ptr<ReportWriter>> ReportWriter::Create(const std::string& path) {
+  const Result<std::string>& image = EmptyReportImage();
+  bool has_schema = image.ok() && WriteNewFile(path, image.value());
   GSYS_ASSIGN_OR_RETURN(Database db, Database::Open(path, Database::Mode::kReadWriteCreate));
   // Bulk load: the file is renamed into place only after Commit, so durability during the
   // load buys nothing. page_size must precede the first table: 16 KiB pages cut B-tree page
@@ -139,11 +205,12 @@ Result<std::unique_ptr<ReportWriter>> ReportWriter::Create(const std::string& pa
   // almost empty report stays ~0.6 MB (36 tables of one page). The system SQLite is built with
   // SECURE_DELETE, which zero-fills every new page on top of the pager; a fresh file has no
   // deleted content to scrub.
-  GSYS_RETURN_IF_ERROR(db.Exec("PRAGMA page_size=16384; PRAGMA journal_mode=OFF;"
+  GSYS_RETURN_IF_ERROR(db.Exec(std::string(kPageSize) +
+                               " PRAGMA journal_mode=OFF;"
                                " PRAGMA synchronous=OFF; PRAGMA locking_mode=EXCLUSIVE;"
                                " PRAGMA secure_delete=OFF; PRAGMA temp_store=MEMORY;"
                                " PRAGMA cache_size=-65536;"));
-  GSYS_RETURN_IF_ERROR(CreateReportSchema(db));
+  if (!has_schema) GSYS_RETURN_IF_ERROR(CreateReportSchema(db));
   std::unique_ptr<ReportWriter> w(new ReportWriter(std::move(db)));
   GSYS_RETURN_IF_ERROR(w->db_.Exec("BEGIN"));
   GSYS_RETURN_IF_ERROR(w->Prepare());
@@ -155,29 +222,15 @@ ReportWriter::~ReportWriter() = default;
 Status ReportWriter::Prepare() {
   GSYS_ASSIGN_OR_RETURN(Statement s, db_.Prepare("INSERT INTO StringIds(id, value) VALUES(?, ?)"));
   string_insert_.emplace(std::move(s));
-  GSYS_ASSIGN_OR_RETURN(
-      Statement n,
-      db_.Prepare("INSERT INTO NVTX_EVENTS(start, end, eventType, rangeId, category, color, text,"
-                  " globalTid, endGlobalTid, textId, domainId, uint64Value, int64Value,"
-                  " doubleValue, uint32Value, int32Value, floatValue)"
-                  " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
-  nvtx_insert_.emplace(std::move(n));
+  // The general NVTX statement and the 64-row OSRT one are prepared when first needed: parsing
+  // them is a good part of importing a small session.
   nvtx_batch_.reserve(kBatchRows);
   if (sqlite3_create_module(db_.raw(), kQueueTable, &kQueueModule, &nvtx_view_) != SQLITE_OK) {
     return Error(StatusCode::kInternal, "import: cannot register " + std::string(kQueueTable) +
                                             ": " + db_.LastError());
   }
-  constexpr const char* kOsrt =
-      "INSERT INTO OSRT_API(start, end, eventClass, globalTid, nameId, returnValue,"
-      " nestingLevel, callchainId) VALUES";
-  GSYS_ASSIGN_OR_RETURN(Statement o, db_.Prepare(std::string(kOsrt) + "(?,?,27,?,?,?,0,0)"));
+  GSYS_ASSIGN_OR_RETURN(Statement o, db_.Prepare(std::string(kOsrtInsert) + "(?,?,27,?,?,?,0,0)"));
   osrt_insert_.emplace(std::move(o));
-  std::string batch = kOsrt;
-  for (int i = 0; i < kBatchRows; ++i) {
-    batch += i == 0 ? "(?,?,27,?,?,?,0,0)" : ",(?,?,27,?,?,?,0,0)";
-  }
-  GSYS_ASSIGN_OR_RETURN(Statement ob, db_.Prepare(batch));
-  osrt_batch_insert_.emplace(std::move(ob));
   osrt_batch_.reserve(kBatchRows);
   // Continue numbering after whatever the schema itself interned.
   GSYS_ASSIGN_OR_RETURN(std::optional<int64_t> max_id,
@@ -267,6 +320,15 @@ Status ReportWriter::InsertNvtx(const NvtxRow& r) {
 }
 
 Status ReportWriter::InsertNvtxRow(const NvtxRow& r) {
+  if (!nvtx_insert_) {
+    GSYS_ASSIGN_OR_RETURN(
+        Statement n,
+        db_.Prepare("INSERT INTO NVTX_EVENTS(start, end, eventType, rangeId, category, color,"
+                    " text, globalTid, endGlobalTid, textId, domainId, uint64Value, int64Value,"
+                    " doubleValue, uint32Value, int32Value, floatValue)"
+                    " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
+    nvtx_insert_.emplace(std::move(n));
+  }
   sqlite3_stmt* s = nvtx_insert_->raw();
   sqlite3_bind_int64(s, 1, r.start);
   BindOpt(s, 2, r.end);
@@ -331,6 +393,18 @@ Status ReportWriter::InsertOsrt(int64_t start, int64_t end, int64_t global_tid, 
 
 Status ReportWriter::FlushOsrtBatch() {
   bool full = static_cast<int>(osrt_batch_.size()) == kBatchRows;
+  if (full && !osrt_batch_insert_) {
+    std::string batch = kOsrtInsert;
+    for (int i = 0; i < kBatchRows; ++i) {
+      batch += i == 0 ? "(?,?,27,?,?,?,0,0)" : ",(?,?,27,?,?,?,0,0)";
+    }
+    Result<Statement> ob = db_.Prepare(batch);
+    if (!ob.ok()) {
+      osrt_batch_.clear();
+      return ob.status();
+    }
+    osrt_batch_insert_.emplace(std::move(ob).value());
+  }
   sqlite3_stmt* s = full ? osrt_batch_insert_->raw() : osrt_insert_->raw();
   int p = 1;
   for (const QueuedOsrt& r : osrt_batch_) {

@@ -44,7 +44,9 @@ Result<std::vector<std::string>> FileColumns(Database& db, const std::string& ta
   return columns;
 }
 
-Result<std::vector<CanonicalTable>> LoadCanonicalTables() {
+namespace {
+
+Result<std::vector<CanonicalTable>> ParseCanonicalTables() {
   GSYS_ASSIGN_OR_RETURN(Database db, Database::OpenInMemory());
   Status status = db.Exec(CanonicalSchemaSql());
   if (!status.ok()) {
@@ -71,6 +73,15 @@ Result<std::vector<CanonicalTable>> LoadCanonicalTables() {
     }
   }
   return tables;
+}
+
+}  // namespace
+
+// The schema is built into the binary, so it is parsed once per process (a few milliseconds,
+// more than the rest of opening a small report); every call gets a copy.
+Result<std::vector<CanonicalTable>> LoadCanonicalTables() {
+  static const Result<std::vector<CanonicalTable>> parsed = ParseCanonicalTables();
+  return parsed;
 }
 
 }  // namespace gsys::report::internal

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // `gsys recipe NAME [options] --input REPORT|DIR ... [--output DIR]`: multi-report analyses
 // (nsys recipe) run in parallel, locally or under mpirun (--mode mpi).
+#include <sched.h>
+
 #include <thread>
 
 #include "analysis/recipe/engine.h"
@@ -33,7 +35,8 @@ const std::vector<FlagSpec>& RecipeFlags() {
        "local (default; also nsys's none/concurrent): threads on this machine.\n"
        "mpi: under mpirun, inputs are split across processes, rank 0 reduces."},
       {"threads", 0, FlagValue::kRequired, "N",
-       "Worker threads per process (default: cores; 1 with --mode mpi)."},
+       "Worker threads per process (default: the CPUs it may run on; 1 with\n"
+       "--mode mpi)."},
       {"filter-time", 0, FlagValue::kRequired, "[START]/[END]",
        "Only events overlapping this window of each report (e.g. 1s/2s500ms)."},
       {"filter-nvtx", 0, FlagValue::kRequired, "RANGE[@DOMAIN][/INDEX]",
@@ -83,6 +86,16 @@ Result<const rc::Recipe*> LookupRecipe(const std::string& name) {
     msg += " (see gsys recipe --help-recipes)";
   }
   return Error(StatusCode::kInvalidArgument, msg);
+}
+
+// CPUs this process may run on (its affinity mask: taskset, cgroups' cpusets), else the cores.
+int64_t UsableCpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (::sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0) {
+    return CPU_COUNT(&set);
+  }
+  return std::max(1u, std::thread::hardware_concurrency());
 }
 
 Result<int64_t> IntFlag(const ParsedFlags& flags, const std::string& name, int64_t lo,
@@ -193,7 +206,7 @@ class RecipeCommand : public Subcommand {
                                   mode == "mpi" ? 1
                                   : mode == "none"
                                       ? 1
-                                      : std::max(1u, std::thread::hardware_concurrency())));
+                                      : UsableCpus()));
     bool force = flags.Bool("force-overwrite", false);
     bool quiet = flags.Has("quiet");
     std::string pattern = flags.Last("output").value_or(recipe->name() + "-%n");

@@ -907,7 +907,8 @@ CREATE TABLE GSYS_META (
     -- (gsys version), format_version (raw capture format version the importer read),
     -- command_line (the profiled command), host (host name), and, when known, gpu, driver_version,
     -- cuda_version, session_start_utc_ns, capture_start_ns, capture_end_ns, cpu_sampling_method
-    -- (-s: "perf_event ..." or "timer-signal ..." with the reason perf_event was not used).
+    -- (-s: "perf_event ..." or "timer-signal ..." with the reason perf_event was not used; one
+    -- per distinct note, separated by " | ").
 
     name                        TEXT      NOT NULL   PRIMARY KEY,      -- Key.
     value                       TEXT                                   -- Value, as text.

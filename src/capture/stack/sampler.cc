@@ -49,16 +49,20 @@ struct Ring {
 };
 
 struct Slot {
-  uint32_t tid;      // 0 = free
-  bool seen;         // found by the current scan
-  bool has_timer;
-  int timer;         // kernel timer id
-  Ring* ring;
+  uint32_t tid = 0;  // 0 = free
+  bool seen = false;  // found by the current scan
+  bool has_timer = false;
+  int timer = 0;      // kernel timer id
+  Ring* ring = nullptr;
   PerfSampleRing perf;
   CtxswRing ctxsw;
 };
 
-Slot g_slots[kMaxThreads];
+// constinit: the slots must hold their initial values before any code runs. Dynamically
+// initialized, they were reset by this file's static initializer after the capture library's
+// constructor (init.cc, earlier in the .so's init order) had started the sampler thread, which
+// then lost the events it had just opened (a sampling run without samples, 4 in 10 here).
+constinit Slot g_slots[kMaxThreads];
 Ring* g_rings[kMaxThreads];  // read by the handler (published before the timer is armed)
 int g_signal = 0;
 bool g_sample = false;

@@ -209,7 +209,7 @@ Status WriteTables(ReportWriter& w, const SessionTotals& t, const format::Sessio
   std::string sampling;  // how -s sampled (capture/stack/sampler.h), per distinct process note
   for (const std::string& note : sum.notes) {
     if (note.rfind("cpu sampling: ", 0) != 0) continue;
-    sampling += (sampling.empty() ? "" : "; ") + note.substr(14);
+    sampling += (sampling.empty() ? "" : " | ") + note.substr(14);
   }
   if (!sampling.empty()) GSYS_RETURN_IF_ERROR(InsertMeta(db, "cpu_sampling_method", sampling));
   GSYS_ASSIGN_OR_RETURN(Statement diag,

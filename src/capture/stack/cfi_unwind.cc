@@ -201,136 +201,132 @@ void SetRule(Row* row, uint64_t reg, RuleKind kind, int64_t offset) {
   if (reg < kNumRegs) row->rules[reg] = Rule{kind, offset};
 }
 
+// DW_CFA ops that set a register's rule (offset, restore, undefined, same value, register,
+// expression, val_offset); false when `op` is none of them.
+bool RegisterOp(uint8_t op, Reader& r, const Cie& cie, const Row& initial, Row* row) {
+  const int64_t da = cie.data_align;
+  uint64_t g = 0;
+  switch (op) {
+    case 0x05:  // offset_extended
+      g = r.Uleb();
+      SetRule(row, g, RuleKind::kOffset, static_cast<int64_t>(r.Uleb()) * da);
+      return true;
+    case 0x06:  // restore_extended
+      g = r.Uleb();
+      if (g < kNumRegs) row->rules[g] = initial.rules[g];
+      return true;
+    case 0x07:
+      SetRule(row, r.Uleb(), RuleKind::kUndefined, 0);
+      return true;
+    case 0x08:
+      SetRule(row, r.Uleb(), RuleKind::kSame, 0);
+      return true;
+    case 0x09:  // register: held in another register (not followed)
+      g = r.Uleb();
+      r.Uleb();
+      SetRule(row, g, RuleKind::kOther, 0);
+      return true;
+    case 0x10:  // expression, val_expression (not evaluated)
+    case 0x16:
+      g = r.Uleb();
+      r.Skip(r.Uleb());
+      SetRule(row, g, RuleKind::kOther, 0);
+      return true;
+    case 0x11:  // offset_extended_sf
+      g = r.Uleb();
+      SetRule(row, g, RuleKind::kOffset, r.Sleb() * da);
+      return true;
+    case 0x14:  // val_offset
+      g = r.Uleb();
+      SetRule(row, g, RuleKind::kValOffset, static_cast<int64_t>(r.Uleb()) * da);
+      return true;
+    case 0x15:  // val_offset_sf
+      g = r.Uleb();
+      SetRule(row, g, RuleKind::kValOffset, r.Sleb() * da);
+      return true;
+    case 0x2f:  // GNU_negative_offset_extended
+      g = r.Uleb();
+      SetRule(row, g, RuleKind::kOffset, -static_cast<int64_t>(r.Uleb()) * da);
+      return true;
+    default:
+      return false;
+  }
+}
+
+// DW_CFA ops that define the CFA; false when `op` is none of them.
+bool CfaOp(uint8_t op, Reader& r, const Cie& cie, Row* row) {
+  switch (op) {
+    case 0x0c:  // def_cfa
+      row->cfa_reg = static_cast<int>(r.Uleb());
+      row->cfa_offset = static_cast<int64_t>(r.Uleb());
+      row->cfa_expression = false;
+      return true;
+    case 0x0d:  // def_cfa_register
+      row->cfa_reg = static_cast<int>(r.Uleb());
+      row->cfa_expression = false;
+      return true;
+    case 0x0e:
+      row->cfa_offset = static_cast<int64_t>(r.Uleb());
+      return true;
+    case 0x0f:  // def_cfa_expression (not evaluated: the walk stops at such a frame)
+      r.Skip(r.Uleb());
+      row->cfa_expression = true;
+      return true;
+    case 0x12:  // def_cfa_sf
+      row->cfa_reg = static_cast<int>(r.Uleb());
+      row->cfa_offset = r.Sleb() * cie.data_align;
+      row->cfa_expression = false;
+      return true;
+    case 0x13:
+      row->cfa_offset = r.Sleb() * cie.data_align;
+      return true;
+    case 0x2e:
+      r.Uleb();
+      return true;  // GNU_args_size
+    default:
+      return false;
+  }
+}
+
 // Runs CFA instructions [insns, end) from `loc` until the row that covers `target`.
 bool Execute(const uint8_t* insns, const uint8_t* end, const Cie& cie, const Row& initial,
              uint64_t loc, uint64_t target, uint64_t func, Row* row) {
   Reader r(insns, end);
   Row saved[kMaxRemember];
   int depth = 0;
-  const int64_t da = cie.data_align;
   while (r.more()) {
     uint8_t op = r.Fixed<uint8_t>();
     uint64_t advance = 0;
-    switch (op & 0xc0) {
-      case 0x40:
-        advance = (op & 0x3f) * cie.code_align;
-        break;
-      case 0x80:
-        SetRule(row, op & 0x3f, RuleKind::kOffset, static_cast<int64_t>(r.Uleb()) * da);
-        continue;
-      case 0xc0:
-        if ((op & 0x3f) < kNumRegs) row->rules[op & 0x3f] = initial.rules[op & 0x3f];
-        continue;
-      default:
-        break;
-    }
-    if ((op & 0xc0) == 0) {
-      switch (op) {
-        case 0x00:
-          continue;   // nop
-        case 0x01: {  // set_loc
-          uint64_t to = r.Encoded(cie.fde_enc, func);
-          if (to > target) return r.ok();
-          loc = to;
-          continue;
-        }
-        case 0x02:
-          advance = r.Fixed<uint8_t>() * cie.code_align;
-          break;
-        case 0x03:
-          advance = r.Fixed<uint16_t>() * cie.code_align;
-          break;
-        case 0x04:
-          advance = r.Fixed<uint32_t>() * cie.code_align;
-          break;
-        case 0x05: {
-          uint64_t g = r.Uleb();
-          SetRule(row, g, RuleKind::kOffset, static_cast<int64_t>(r.Uleb()) * da);
-          continue;
-        }
-        case 0x06: {
-          uint64_t g = r.Uleb();
-          if (g < kNumRegs) row->rules[g] = initial.rules[g];
-          continue;
-        }
-        case 0x07:
-          SetRule(row, r.Uleb(), RuleKind::kUndefined, 0);
-          continue;
-        case 0x08:
-          SetRule(row, r.Uleb(), RuleKind::kSame, 0);
-          continue;
-        case 0x09: {
-          uint64_t g = r.Uleb();
-          r.Uleb();
-          SetRule(row, g, RuleKind::kOther, 0);
-          continue;
-        }
-        case 0x0a:
-          if (depth == kMaxRemember) return false;
-          saved[depth++] = *row;
-          continue;
-        case 0x0b: {
-          if (depth == 0) return false;
-          *row = saved[--depth];
-          continue;
-        }
-        case 0x0c:
-          row->cfa_reg = static_cast<int>(r.Uleb());
-          row->cfa_offset = static_cast<int64_t>(r.Uleb());
-          row->cfa_expression = false;
-          continue;
-        case 0x0d:
-          row->cfa_reg = static_cast<int>(r.Uleb());
-          row->cfa_expression = false;
-          continue;
-        case 0x0e:
-          row->cfa_offset = static_cast<int64_t>(r.Uleb());
-          continue;
-        case 0x0f:
-          r.Skip(r.Uleb());
-          row->cfa_expression = true;
-          continue;
-        case 0x10:
-        case 0x16: {
-          uint64_t g = r.Uleb();
-          r.Skip(r.Uleb());
-          SetRule(row, g, RuleKind::kOther, 0);
-          continue;
-        }
-        case 0x11: {
-          uint64_t g = r.Uleb();
-          SetRule(row, g, RuleKind::kOffset, r.Sleb() * da);
-          continue;
-        }
-        case 0x12:
-          row->cfa_reg = static_cast<int>(r.Uleb());
-          row->cfa_offset = r.Sleb() * da;
-          row->cfa_expression = false;
-          continue;
-        case 0x13:
-          row->cfa_offset = r.Sleb() * da;
-          continue;
-        case 0x14: {
-          uint64_t g = r.Uleb();
-          SetRule(row, g, RuleKind::kValOffset, static_cast<int64_t>(r.Uleb()) * da);
-          continue;
-        }
-        case 0x15: {
-          uint64_t g = r.Uleb();
-          SetRule(row, g, RuleKind::kValOffset, r.Sleb() * da);
-          continue;
-        }
-        case 0x2e:
-          r.Uleb();
-          continue;  // GNU_args_size
-        case 0x2f: {
-          uint64_t g = r.Uleb();
-          SetRule(row, g, RuleKind::kOffset, -static_cast<int64_t>(r.Uleb()) * da);
-          continue;
-        }
-        default:
-          return false;
-      }
+    if ((op & 0xc0) == 0x40) {  // advance_loc
+      advance = (op & 0x3f) * cie.code_align;
+    } else if ((op & 0xc0) == 0x80) {  // offset
+      SetRule(row, op & 0x3f, RuleKind::kOffset, static_cast<int64_t>(r.Uleb()) * cie.data_align);
+      continue;
+    } else if ((op & 0xc0) == 0xc0) {  // restore
+      if ((op & 0x3f) < kNumRegs) row->rules[op & 0x3f] = initial.rules[op & 0x3f];
+      continue;
+    } else if (op == 0x01) {  // set_loc
+      uint64_t to = r.Encoded(cie.fde_enc, func);
+      if (to > target) return r.ok();
+      loc = to;
+      continue;
+    } else if (op >= 0x02 && op <= 0x04) {  // advance_loc1/2/4
+      advance = (op == 0x02   ? r.Fixed<uint8_t>()
+                 : op == 0x03 ? r.Fixed<uint16_t>()
+                              : r.Fixed<uint32_t>()) *
+                cie.code_align;
+    } else if (op == 0x0a) {  // remember_state
+      if (depth == kMaxRemember) return false;
+      saved[depth++] = *row;
+      continue;
+    } else if (op == 0x0b) {  // restore_state
+      if (depth == 0) return false;
+      *row = saved[--depth];
+      continue;
+    } else if (op == 0x00 || RegisterOp(op, r, cie, initial, row) || CfaOp(op, r, cie, row)) {
+      continue;
+    } else {
+      return false;  // an op this walker does not know
     }
     if (loc + advance > target) return r.ok();
     loc += advance;

@@ -159,11 +159,7 @@ Status ReportReader::Present() {
 }
 
 Status ReportReader::RebuildViews() {
-  std::string sql;
-  for (const std::string& view : views_) {
-    sql += "DROP VIEW IF EXISTS temp." + QuoteIdentifier(view) + ";\n";
-  }
-  std::vector<std::string> views;
+  std::map<std::string, std::string> views;  // name -> CREATE statement
   for (const internal::TablePlan& plan : plans_) {
     std::string where;
     if (filter_active_ && plan.has_start_end && !filter_.windows.empty()) {
@@ -194,8 +190,20 @@ Status ReportReader::RebuildViews() {
       }
     }
     if (!plan.needs_view && where.empty()) continue;
-    sql += internal::ViewSql(plan, where);
-    views.push_back(plan.name);
+    views[plan.name] = internal::ViewSql(plan, where);
+  }
+  // Only views whose definition changed are dropped and created again: a filter changes the
+  // tables with start/end, not the synthesized empty ones (most of an nsys 2020 file's views).
+  std::string sql;
+  for (const auto& [name, create] : views_) {
+    auto it = views.find(name);
+    if (it == views.end() || it->second != create) {
+      sql += "DROP VIEW IF EXISTS temp." + QuoteIdentifier(name) + ";\n";
+    }
+  }
+  for (const auto& [name, create] : views) {
+    auto it = views_.find(name);
+    if (it == views_.end() || it->second != create) sql += create;
   }
   if (sql.empty()) return OkStatus();
   Status status = db_.Exec("BEGIN;\n" + sql + "COMMIT;");

@@ -114,7 +114,7 @@ class ReportReader {
   std::string producer_version_;
   std::map<std::string, std::string> file_tables_;  // lowercase name -> name as in the file
   std::vector<internal::TablePlan> plans_;
-  std::vector<std::string> views_;  // temp views currently created (dropped on rebuild)
+  std::map<std::string, std::string> views_;  // temp views now created: name -> CREATE
   NvtxFilter filter_;
   bool filter_active_ = false;
 };

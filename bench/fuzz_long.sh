@@ -19,7 +19,7 @@
 # OUT_DIR receives three files (few, so they come back from a rented host): summary.md (one
 # table), summary.tsv, findings.tar.gz (crash/timeout/oom inputs and the logs that found them;
 # absent when there are none). Work files (corpora, logs) live in FUZZ_WORK (default: a fresh
-# directory under /dev/shm, else under OUT_DIR); scratch files of the targets in tmpfs.
+# directory under /dev/shm when it has room, else under TMPDIR or /tmp); target scratch files too.
 #
 # Environment: FUZZ_BIN (fuzzer binaries; default bin/ beside this script, else build-fuzz/fuzz),
 # FUZZ_CORPUS (seed corpora; default corpus/ beside this script, else fuzz/corpus), FUZZ_RUNS,
@@ -79,13 +79,27 @@ mem_mb=$(awk '/MemAvailable/ {print int($2 / 1024)}' /proc/meminfo)
 if [ -z "${FUZZ_JOBS:-}" ] && [ "$((mem_mb / 1024))" -lt "$jobs" ]; then jobs=$((mem_mb / 1024)); fi
 [ "$jobs" -ge 1 ] || jobs=1
 
+# tmpfs when it has room (a container's /dev/shm is often 64 MB): ~16 MB per worker.
+shm_kb=$(df -Pk /dev/shm 2>/dev/null | awk 'NR == 2 {print $4}')
 if [ -n "${FUZZ_WORK:-}" ]; then work="$FUZZ_WORK"
-elif [ -d /dev/shm ] && [ -w /dev/shm ]; then work="$(mktemp -d /dev/shm/gsys-fuzz-long.XXXXXX)"
-else work="$(mktemp -d "$out/work.XXXXXX")"; fi
+elif [ -w /dev/shm ] && [ "${shm_kb:-0}" -gt $(( (jobs * 16 + 256) * 1024 )) ]; then
+  work="$(mktemp -d /dev/shm/gsys-fuzz-long.XXXXXX)"
+else work="$(mktemp -d "${TMPDIR:-/tmp}/gsys-fuzz-long.XXXXXX")"; fi
 mkdir -p "$work"
 start=$(date +%s)
 deadline=$((start + seconds))
 echo "fuzz_long: ${#targets[@]} targets, $jobs workers on $cores cores, ${seconds} s, until $runs runs each; work in $work"
+
+# LeakSanitizer stops the world with ptrace; where a container forbids that it dies at every
+# leak check ("LeakSanitizer has encountered a fatal error"): then leaks are not checked.
+notes=""
+probe="$(mktemp -d "$work/probe.XXXXXX")"
+if TMPDIR="$probe" "$bin/${targets[0]}" -runs=1 "$probe" 2>&1 | grep -q 'LeakSanitizer has encountered a fatal error'; then
+  export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+  notes="LeakSanitizer cannot run here (ptrace denied): leak checks off."
+  echo "fuzz_long: $notes"
+fi
+rm -rf "$probe"
 
 for t in "${targets[@]}"; do
   mkdir -p "$work/$t/corpus" "$work/$t/artifacts" "$work/$t/logs" "$work/$t/tmp"
@@ -131,10 +145,10 @@ cal_end=$((start + calibrate))
 for t in "${targets[@]}"; do worker "$t" cal "$runs" "$cal_end" & done
 wait
 declare -A rate cal_runs
-cal_secs=$(( $(date +%s) - start ))
-[ "$cal_secs" -ge 1 ] || cal_secs=1
 for t in "${targets[@]}"; do
   cal_runs[$t]=$(target_runs "$t")
+  cal_secs=$(( $(tail -1 "$work/$t/ends") - start ))
+  [ "$cal_secs" -ge 1 ] || cal_secs=1
   rate[$t]=$(( (cal_runs[$t] + cal_secs - 1) / cal_secs ))
   [ "${rate[$t]}" -ge 1 ] || rate[$t]=1
   echo "fuzz_long: calibration $t: ${cal_runs[$t]} runs, ${rate[$t]} exec/s per worker"
@@ -214,6 +228,7 @@ for t in "${targets[@]}"; do
 done
 {
   echo
+  [ -z "$notes" ] || echo "$notes"
   echo "Host: $cores cores, $jobs workers (one per target for the first ${calibrate} s, then split as above), $(uname -r), started $(date -u -d "@$start" +%FT%TZ), ${seconds} s budget."
   [ -s "$out/summary.findings" ] && { echo; echo "Findings (SUMMARY lines, counted):"; echo '```'; cat "$out/summary.findings"; echo '```'; }
 } >>"$out/summary.md"

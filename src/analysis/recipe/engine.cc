@@ -401,7 +401,7 @@ Result<RecipeRun> RunRecipe(const RunRequest& request, Communicator* comm) {
   }
   Status mapped = ParallelFor(end - begin, request.threads, [&](size_t i) {
     auto bundle = MapRank(recipe, options, run.params, &ranks[begin + i]);
-    if (bundle.ok() && *bundle) {
+    if (bundle.ok() && *bundle && run.scratch) {
       auto spilled = Spill(recipe, run.scratch->path(), ranks[begin + i], &**bundle);
       if (!spilled.ok()) return spilled.status();
       parts[begin + i] = std::move(spilled).value();

@@ -114,11 +114,12 @@ class PaceRecipe : public Recipe {
       fields.clear();
       const char* p = line.data();
       const char* end = p + line.size();
-      while (p <= end) {
+      while (true) {
         const char* comma = std::find(p, end, ',');
         int64_t v = 0;
         std::from_chars(p, comma, v);
         fields.push_back(v);
+        if (comma == end) break;
         p = comma + 1;
       }
       return fields.size() == 8;  // Rank, Iteration, Start, End, Duration, Delta, 2 sums

@@ -146,9 +146,12 @@ Status ReadNsys(report::Database& db, const Span& span,
     GSYS_ASSIGN_OR_RETURN(bool row, names.Step());
     if (!row) break;
     SampledGpuMetric& m = metrics[{names.ColumnInt(0), names.ColumnInt(1)}];
-    m.gpu = names.ColumnInt(0);
-    m.gpu_label = names.IsNull(2) ? "GPU metrics source " + std::to_string(m.gpu)
-                                  : std::string(names.ColumnText(2));
+    // The low byte of typeId is the GPU (nsys 2025.3.1 leaves typeName empty).
+    m.gpu = names.ColumnInt(0) & 0xFF;
+    m.gpu_label = "GPU " + std::to_string(m.gpu);
+    if (!names.IsNull(2) && !names.ColumnText(2).empty()) {
+      m.gpu_label += " (" + std::string(names.ColumnText(2)) + ")";
+    }
     std::tie(m.name, m.unit) = SplitNsysName(std::string(names.ColumnText(3)));
   }
   GSYS_ASSIGN_OR_RETURN(
@@ -174,7 +177,7 @@ Status ReadNsys(report::Database& db, const Span& span,
   for (auto& [key, m] : metrics) {
     if (m.samples == 0) continue;
     m.mean /= static_cast<double>(m.samples);
-    by_gpu[key.first].push_back(std::move(m));
+    by_gpu[m.gpu].push_back(std::move(m));
   }
   return OkStatus();
 }

@@ -91,12 +91,36 @@ TEST(SampledGpuMetrics, NsysTables) {
   ASSERT_EQ(all->size(), 2u);
   EXPECT_EQ((*all)[0].name, "SM Active");
   EXPECT_EQ((*all)[0].unit, "%");
-  EXPECT_EQ((*all)[0].gpu_label, "GH100");
+  EXPECT_EQ((*all)[0].gpu_label, "GPU 0 (GH100)");  // typeId & 0xFF
   EXPECT_EQ((*all)[0].samples, 2);
   EXPECT_DOUBLE_EQ((*all)[0].mean, 20);
   EXPECT_DOUBLE_EQ((*all)[0].peak, 30);
   EXPECT_EQ((*all)[1].name, "GPC Clock Frequency");
   EXPECT_EQ((*all)[1].unit, "MHz");
+}
+
+// A slice of a real nsys 2025.3.1 export (--gpu-metrics-devices=all, 1 kHz, 2 x H200): 30 metrics
+// per GPU, the GPU in typeId's low byte, an empty typeName.
+TEST(SampledGpuMetrics, Nsys2025Export) {
+  auto db = report::Database::Open(std::string(GSYS_TEST_FIXTURE_DIR) +
+                                       "/nsys2025.3.1-gpu-metrics-slice.sqlite",
+                                   report::Database::Mode::kReadOnly);
+  ASSERT_TRUE(db.ok());
+  auto all = ReadSampledGpuMetrics(*db, false, true);
+  ASSERT_TRUE(all.ok()) << all.status().message();
+  ASSERT_EQ(all->size(), 60u);
+  const SampledGpuMetric* clock = Find(*all, 0, "GPC Clock Frequency");
+  ASSERT_NE(clock, nullptr);
+  EXPECT_EQ(clock->gpu_label, "GPU 0");
+  EXPECT_EQ(clock->unit, "MHz");
+  // GPU 0 has 6,030 rows over 30 metrics in the slice: 201 samples each.
+  EXPECT_EQ(clock->samples, 201);
+  EXPECT_DOUBLE_EQ(clock->peak, 870001750);
+  const SampledGpuMetric* sm = Find(*all, 1, "SMs Active");
+  ASSERT_NE(sm, nullptr);
+  EXPECT_EQ(sm->unit, "%");
+  EXPECT_EQ(sm->samples, 66);
+  EXPECT_EQ(Find(*all, 0, "DRAM Read Bandwidth")->peak, 1);
 }
 
 TEST(SampledGpuMetrics, NoTablesNoMetrics) {

@@ -191,7 +191,7 @@ Status WriteTables(ReportWriter& w, const SessionTotals& t, const format::Sessio
   GSYS_RETURN_IF_ERROR(st.BindText(3, FormatTime(origin_real, true)));
   GSYS_RETURN_IF_ERROR(st.BindInt(4, origin_mono));
   GSYS_RETURN_IF_ERROR(st.Step().status());
-  int64_t stop = std::max<int64_t>(0, t.last_ts - origin_mono);
+  int64_t stop = std::max<int64_t>(0, SaturatingSub(t.last_ts, origin_mono));
   GSYS_RETURN_IF_ERROR(db.Exec("INSERT INTO ANALYSIS_DETAILS(globalVid, duration, startTime, stopTime)"
                                " VALUES(" + std::to_string(kGlobalVid) + ", " + std::to_string(stop) +
                                ", 0, " + std::to_string(stop) + ")"));

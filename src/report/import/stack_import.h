@@ -68,7 +68,7 @@ class StackSessionImport {
 
   bool Add(const format::RecordView& r, uint32_t pid, bool uses_ticks);
   int64_t Rel(int64_t t, bool uses_ticks) const {
-    return (uses_ticks && ticks_ != nullptr ? ticks_->ToNs(t) : t) - origin_;
+    return SaturatingSub(uses_ticks && ticks_ != nullptr ? ticks_->ToNs(t) : t, origin_);
   }
   // Symbolized frames of a stack, without the capture library's own leading frames.
   Result<std::vector<Frame>> Resolve(Symbolizer& sym, const std::vector<uint64_t>& frames,

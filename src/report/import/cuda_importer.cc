@@ -6,6 +6,7 @@
 #include "format/cuda_records.h"
 #include "report/import/cuda_names.h"
 #include "report/import/cuda_schema.h"
+#include "report/import/tick_clock.h"
 
 namespace gsys::report {
 namespace fmt = gsys::format;
@@ -177,7 +178,8 @@ Status CudaImporter::AddApi(const CudaStreamContext& c, StreamState& s, ProcessS
   p.gpu_correlations.erase(b.correlation_id);
   ++stats_.api;
   int64_t event_class = b.domain == static_cast<uint8_t>(fmt::CudaApiDomain::kDriver) ? 1 : 0;
-  return Insert(runtime_.get(), {b.start - c.time_origin, b.end - c.time_origin, event_class,
+  int64_t start = SaturatingSub(b.start, c.time_origin), end = SaturatingSub(b.end, c.time_origin);
+  return Insert(runtime_.get(), {start, end, event_class,
                                  c.global_pid | r.tid, b.correlation_id, it->second,
                                  b.return_value});
 }
@@ -201,8 +203,9 @@ Status CudaImporter::AddKernel(const CudaStreamContext& c, StreamState& s, Proce
   KernelNames n = NamesFor(s, b.name_id);
   NoteGpuCorrelation(p, b.correlation_id);
   ++stats_.kernels;
+  int64_t start = SaturatingSub(b.start, c.time_origin), end = SaturatingSub(b.end, c.time_origin);
   return Insert(kernel_.get(),
-                {b.start - c.time_origin, b.end - c.time_origin, b.device_id, b.context_id, 0,
+                {start, end, b.device_id, b.context_id, 0,
                  b.stream_id, b.correlation_id, c.global_pid, n.demangled, n.short_name,
                  n.mangled, b.launch_type + 1, b.cache_config, b.registers_per_thread, b.grid[0],
                  b.grid[1], b.grid[2], b.block[0], b.block[1], b.block[2],
@@ -221,8 +224,9 @@ Status CudaImporter::AddMemcpy(const CudaStreamContext& c, ProcessState& p,
   uint32_t corr = b.runtime_correlation_id != 0 ? b.runtime_correlation_id : b.correlation_id;
   NoteGpuCorrelation(p, corr);
   ++stats_.memcpys;
+  int64_t start = SaturatingSub(b.start, c.time_origin), end = SaturatingSub(b.end, c.time_origin);
   return Insert(memcpy_.get(),
-                {b.start - c.time_origin, b.end - c.time_origin, b.device_id, b.context_id, 0,
+                {start, end, b.device_id, b.context_id, 0,
                  b.stream_id, corr, c.global_pid, static_cast<int64_t>(b.bytes), b.copy_kind,
                  MemKind(b.src_kind), MemKind(b.dst_kind), b.src_device_id, b.src_context_id,
                  b.dst_device_id, b.dst_context_id, NonZero(b.graph_node_id),
@@ -235,7 +239,8 @@ Status CudaImporter::AddMemset(const CudaStreamContext& c, ProcessState& p,
   if (!r.Body(&b)) return (++stats_.malformed, OkStatus());
   NoteGpuCorrelation(p, b.correlation_id);
   ++stats_.memsets;
-  return Insert(memset_.get(), {b.start - c.time_origin, b.end - c.time_origin, b.device_id,
+  int64_t start = SaturatingSub(b.start, c.time_origin), end = SaturatingSub(b.end, c.time_origin);
+  return Insert(memset_.get(), {start, end, b.device_id,
                                 b.context_id, 0, b.stream_id, b.correlation_id, c.global_pid,
                                 b.value, static_cast<int64_t>(b.bytes), NonZero(b.graph_node_id),
                                 MemKind(b.memory_kind)});
@@ -247,7 +252,8 @@ Status CudaImporter::AddSync(const CudaStreamContext& c, ProcessState& p,
   if (!r.Body(&b)) return (++stats_.malformed, OkStatus());
   auto dev = p.context_device.find(b.context_id);
   ++stats_.syncs;
-  return Insert(sync_.get(), {b.start - c.time_origin, b.end - c.time_origin,
+  int64_t start = SaturatingSub(b.start, c.time_origin), end = SaturatingSub(b.end, c.time_origin);
+  return Insert(sync_.get(), {start, end,
                               dev != p.context_device.end() ? dev->second : 0, b.context_id,
                               b.stream_id, b.correlation_id, c.global_pid, b.type, b.type,
                               b.event_id, NonZero(b.event_sync_id)});
@@ -259,7 +265,8 @@ Status CudaImporter::AddGraph(const CudaStreamContext& c, ProcessState& p,
   if (!r.Body(&b)) return (++stats_.malformed, OkStatus());
   NoteGpuCorrelation(p, b.correlation_id);
   ++stats_.graphs;
-  return Insert(graph_.get(), {b.start - c.time_origin, b.end - c.time_origin, b.device_id,
+  int64_t start = SaturatingSub(b.start, c.time_origin), end = SaturatingSub(b.end, c.time_origin);
+  return Insert(graph_.get(), {start, end, b.device_id,
                                b.context_id, 0, b.stream_id, b.correlation_id, c.global_pid,
                                b.graph_id, b.graph_id});
 }
@@ -269,7 +276,8 @@ Status CudaImporter::AddMemory(const CudaStreamContext& c, const fmt::RecordView
   if (!r.Body(&b)) return (++stats_.malformed, OkStatus());
   ++stats_.memory;
   // CUPTI: 1 allocation, 2 release -> ENUM_CUDA_DEV_MEM_EVENT_OPER 0, 1.
-  return Insert(memory_.get(), {b.timestamp - c.time_origin, c.global_pid, b.device_id,
+  int64_t at = SaturatingSub(b.timestamp, c.time_origin);
+  return Insert(memory_.get(), {at, c.global_pid, b.device_id,
                                 b.context_id, static_cast<int64_t>(b.address),
                                 static_cast<int64_t>(b.pc), static_cast<int64_t>(b.bytes),
                                 MemKind(b.memory_kind), b.operation == 2 ? 1 : 0,
@@ -282,7 +290,8 @@ Status CudaImporter::AddOverhead(const CudaStreamContext& c, const fmt::RecordVi
   ++stats_.overheads;
   constexpr uint32_t kObjectThread = 2;  // CUPTI_ACTIVITY_OBJECT_THREAD
   Opt tid = b.object_kind == kObjectThread ? Opt(c.global_pid | b.object_id) : Opt();
-  return Insert(overhead_.get(), {b.start - c.time_origin, b.end - c.time_origin, tid,
+  int64_t start = SaturatingSub(b.start, c.time_origin), end = SaturatingSub(b.end, c.time_origin);
+  return Insert(overhead_.get(), {start, end, tid,
                                   intern_(OverheadName(b.overhead_kind)), 0});
 }
 

@@ -6,6 +6,7 @@
 
 #include "format/cuda_records.h"
 #include "report/import/cuda_importer.h"
+#include "report/import/tick_clock.h"
 
 namespace gsys::report {
 namespace fmt = gsys::format;
@@ -55,8 +56,9 @@ Status CudaImporter::AddDevice(const CudaStreamContext& c, const fmt::RecordView
   for (int64_t v : ints_a) GSYS_RETURN_IF_ERROR(st.BindInt(i++, v));
   GSYS_RETURN_IF_ERROR(st.BindText(i++, name));
   int64_t ints_b[] = {b.l2_cache_size, static_cast<int64_t>(b.global_memory_size),
-                      static_cast<int64_t>(b.global_memory_bandwidth) * 1000,
-                      static_cast<int64_t>(b.core_clock_rate) * 1000, b.multiprocessors};
+                      SaturatingMul(static_cast<int64_t>(b.global_memory_bandwidth), 1000),
+                      SaturatingMul(static_cast<int64_t>(b.core_clock_rate), 1000),
+                      b.multiprocessors};
   for (int64_t v : ints_b) GSYS_RETURN_IF_ERROR(st.BindInt(i++, v));
   GSYS_RETURN_IF_ERROR(st.BindText(i++, Uuid(b.uuid)));
   int64_t ints_c[] = {b.id,

@@ -4,30 +4,19 @@
 #include <vector>
 
 #include "common/strings.h"
+#include "report/reader/nvtx_ranges_sql.h"
 #include "report/reader/report_reader.h"
 
 namespace gsys::analysis::recipe {
 namespace {
 
-// NVTX push/pop and start/end ranges (eventType 59, 60, 70, 71) named ?1, with the name of their
-// domain (the NvtxDomainCreate row, eventType 75, of the same process and domainId; NULL for the
-// default domain), in start order.
-constexpr const char* kInstancesSql = R"sql(
-WITH domains AS MATERIALIZED (
-  SELECT domainId, globalTid >> 24 AS proc,
-         coalesce(text, (SELECT value FROM main."StringIds" WHERE id = textId)) AS name
-  FROM main."NVTX_EVENTS" WHERE eventType = 75
-),
-ranges AS (
-  SELECT e.rowid AS rid, e.start, e."end",
-         coalesce(e.text, (SELECT value FROM main."StringIds" WHERE id = e.textId)) AS name,
-         (SELECT d.name FROM domains AS d
-          WHERE d.domainId = e.domainId AND d.proc = (e.globalTid >> 24) LIMIT 1) AS domain
-  FROM main."NVTX_EVENTS" AS e
-  WHERE e.eventType IN (59, 60, 70, 71) AND e.start IS NOT NULL
-)
-SELECT start, "end", domain FROM ranges WHERE name = ?1 ORDER BY start, rid
-)sql";
+// The ranges named ?1 (any domain) with their domain's name, in start order.
+const std::string& InstancesSql() {
+  static const std::string sql = std::string(report::kNvtxRangesCte) +
+                                 "SELECT start, \"end\", domain FROM ranges WHERE name = ?1 "
+                                 "ORDER BY start, rid";
+  return sql;
+}
 
 std::string Describe(const NvtxRangeSpec& spec) {
   std::string text = "'" + spec.name + "'";
@@ -90,7 +79,7 @@ Result<std::string> ApplyNvtxRangeFilter(report::ReportReader& reader, const Nvt
   if (!reader.HasTable("NVTX_EVENTS") || !reader.HasTable("StringIds")) {
     return "has no NVTX range " + Describe(spec) + " (no NVTX data)";
   }
-  GSYS_ASSIGN_OR_RETURN(report::Statement stmt, reader.db().Prepare(kInstancesSql));
+  GSYS_ASSIGN_OR_RETURN(report::Statement stmt, reader.db().Prepare(InstancesSql()));
   GSYS_RETURN_IF_ERROR(stmt.BindText(1, spec.name));
   std::vector<report::TimeWindow> windows;
   while (true) {

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "common/strings.h"
+#include "report/reader/nvtx_ranges_sql.h"
 #include "report/reader/report_reader.h"
 
 namespace gsys::report {
@@ -29,26 +30,15 @@ NvtxSpec ParseSpec(const std::string& spec) {
   return parsed;
 }
 
-// Ranges of NVTX_EVENTS with their name and domain key; the domain name comes from the
-// NvtxDomainCreate (75) row of the same process, none for the default domain (domainId 0).
-constexpr const char* kRangesSql = R"sql(
-WITH domains AS MATERIALIZED (
-  SELECT domainId, globalTid >> 24 AS proc,
-         coalesce(text, (SELECT value FROM main."StringIds" WHERE id = textId)) AS name
-  FROM main."NVTX_EVENTS" WHERE eventType = 75
-),
-ranges AS (
-  SELECT e.rowid AS rid, e.start, e."end", e.eventType, e.globalTid,
-         coalesce(e.text, (SELECT value FROM main."StringIds" WHERE id = e.textId)) AS name,
-         (SELECT d.name FROM domains AS d
-          WHERE d.domainId = e.domainId AND d.proc = (e.globalTid >> 24) LIMIT 1) AS domain
-  FROM main."NVTX_EVENTS" AS e
-  WHERE e.eventType IN (59, 60, 70, 71)
-)
+// Ranges named KEY (?1: "name" in the default domain, "name@domain" otherwise), in start order.
+const std::string& RangesSql() {
+  static const std::string sql = std::string(kNvtxRangesCte) + R"sql(
 SELECT start, "end", eventType, globalTid FROM ranges
 WHERE (CASE WHEN domain IS NULL THEN name ELSE name || '@' || domain END) = ?1
 ORDER BY start, rid
 )sql";
+  return sql;
+}
 
 }  // namespace
 
@@ -61,7 +51,7 @@ Result<ReportReader::NvtxFilter> ReportReader::ResolveNvtxFilter(const std::stri
     return Error(StatusCode::kInvalidArgument,
                  "report: no NVTX range '" + parsed.key + "' in '" + path_ + "' (no NVTX data)");
   }
-  GSYS_ASSIGN_OR_RETURN(Statement stmt, db_.Prepare(kRangesSql));
+  GSYS_ASSIGN_OR_RETURN(Statement stmt, db_.Prepare(RangesSql()));
   GSYS_RETURN_IF_ERROR(stmt.BindText(1, parsed.key));
   int64_t seen = 0;
   while (true) {

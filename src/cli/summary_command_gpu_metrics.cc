@@ -2,6 +2,7 @@
 #include "cli/summary_command_gpu_metrics.h"
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <tuple>
@@ -61,67 +62,106 @@ Result<std::map<int64_t, std::string>> GsysGpuLabels(report::Database& db) {
     GSYS_ASSIGN_OR_RETURN(bool row, s.Step());
     if (!row) break;
     std::string label = "GPU " + std::to_string(s.ColumnInt(0));
-    if (!s.IsNull(1) && !s.ColumnText(1).empty()) label += " (" + std::string(s.ColumnText(1)) + ")";
+    if (!s.IsNull(1) && !s.ColumnText(1).empty()) {
+      label += " (" + std::string(s.ColumnText(1)) + ")";
+    }
     labels[s.ColumnInt(0)] = label;
   }
   return labels;
 }
 
-Status ReadGsysColumn(report::Database& db, const GsysColumn& c, const Span& span,
-                      const std::map<int64_t, std::string>& labels,
-                      std::map<int64_t, std::vector<SampledGpuMetric>>& by_gpu) {
-  const std::string col = c.column;
-  // Bucket points: mean time and mean value; a cumulative counter keeps the bucket's last value.
-  GSYS_ASSIGN_OR_RETURN(
-      report::Statement s,
-      db.Prepare("SELECT deviceId, avg(timestamp), " +
-                 std::string(c.cumulative ? "max(" : "avg(") + col + "), count(" + col +
-                 "), max(timestamp), max(" + col + ") FROM GSYS_GPU_METRICS WHERE " + col +
-                 " IS NOT NULL GROUP BY deviceId, (timestamp - ?1) / ?2 ORDER BY deviceId, 2"));
+// One GSYS_GPU_METRICS column of one GPU while the rows stream by.
+struct ColumnState {
+  SampledGpuMetric metric;
+  double first_t = 0, first_v = 0;  // cumulative: the first and the latest (time ns, value)
+  double last_t = 0, last_v = 0;
+};
+
+// Adds one time bucket's aggregates of column `c` (where it has samples) to `st`.
+void AddBucket(const GsysColumn& c, const report::Statement& s, int at, ColumnState& st) {
+  int64_t n = s.ColumnInt(at + 2);
+  double t_mean = s.ColumnDouble(at), v = s.ColumnDouble(at + 1);
+  SampledGpuMetric& m = st.metric;
+  bool first = m.samples == 0;
+  m.samples += n;
+  if (!c.cumulative) {
+    m.t_s.push_back(t_mean / 1e9);
+    m.value.push_back(v * c.scale);
+    m.mean += v * static_cast<double>(n);  // a sum until Finish
+    m.peak = std::max(m.peak, s.ColumnDouble(at + 4) * c.scale);
+    return;
+  }
+  double t = static_cast<double>(s.ColumnInt(at + 3));
+  if (first) {
+    st.first_t = t;
+    st.first_v = v;
+  } else if (t > st.last_t) {
+    double rate = (v - st.last_v) / (t - st.last_t) * c.scale;
+    m.t_s.push_back(t / 1e9);
+    m.value.push_back(rate);
+    m.peak = std::max(m.peak, rate);
+  }
+  st.last_t = t;
+  st.last_v = v;
+}
+
+void Finish(const GsysColumn& c, ColumnState& st) {
+  SampledGpuMetric& m = st.metric;
+  if (c.cumulative) {
+    double dt = st.last_t - st.first_t;
+    m.mean = dt > 0 ? (st.last_v - st.first_v) / dt * c.scale : 0;
+  } else {
+    m.mean = m.mean / static_cast<double>(m.samples) * c.scale;
+  }
+}
+
+// Every column in one scan: per (device, time bucket) and column, the mean time of the column's
+// non-NULL samples, their mean (a cumulative counter: its last, i.e. largest, value), their
+// count, the time of the last one and the largest value.
+Status ReadGsys(report::Database& db, const Span& span,
+                const std::map<int64_t, std::string>& labels,
+                std::map<int64_t, std::vector<SampledGpuMetric>>& by_gpu) {
+  constexpr int kPerColumn = 5;
+  std::string sql = "SELECT deviceId";
+  for (const GsysColumn& c : kGsysColumns) {
+    const std::string col = c.column, when = "CASE WHEN " + col + " IS NOT NULL THEN timestamp END";
+    sql += ", avg(" + when + "), " + (c.cumulative ? "max(" : "avg(") + col + "), count(" + col +
+           "), max(" + when + "), max(" + col + ")";
+  }
+  sql += " FROM GSYS_GPU_METRICS GROUP BY deviceId, (timestamp - ?1) / ?2"
+         " ORDER BY deviceId, (timestamp - ?1) / ?2";
+  GSYS_ASSIGN_OR_RETURN(report::Statement s, db.Prepare(sql));
   GSYS_RETURN_IF_ERROR(s.BindInt(1, span.start));
   GSYS_RETURN_IF_ERROR(s.BindInt(2, span.bucket));
-  std::map<int64_t, SampledGpuMetric> metrics;
-  std::map<int64_t, std::pair<double, double>> last;  // cumulative: previous (time ns, value)
-  std::map<int64_t, std::pair<double, double>> first;
+  constexpr size_t kColumns = std::size(kGsysColumns);
+  std::map<int64_t, std::vector<ColumnState>> states;
   while (true) {
     GSYS_ASSIGN_OR_RETURN(bool row, s.Step());
     if (!row) break;
     int64_t gpu = s.ColumnInt(0);
-    SampledGpuMetric& m = metrics[gpu];
-    if (m.samples == 0) {
-      m.gpu = gpu;
+    std::vector<ColumnState>& cols = states[gpu];
+    if (cols.empty()) {
+      cols.resize(kColumns);
       auto label = labels.find(gpu);
-      m.gpu_label = label != labels.end() ? label->second : "GPU " + std::to_string(gpu);
-      m.name = c.name;
-      m.unit = c.unit;
+      for (size_t i = 0; i < kColumns; ++i) {
+        SampledGpuMetric& m = cols[i].metric;
+        m.gpu = gpu;
+        m.gpu_label = label != labels.end() ? label->second : "GPU " + std::to_string(gpu);
+        m.name = kGsysColumns[i].name;
+        m.unit = kGsysColumns[i].unit;
+      }
     }
-    m.samples += s.ColumnInt(3);
-    double v = s.ColumnDouble(2);
-    if (!c.cumulative) {
-      m.t_s.push_back(s.ColumnDouble(1) / 1e9);
-      m.value.push_back(v * c.scale);
-      m.mean += s.ColumnDouble(2) * static_cast<double>(s.ColumnInt(3));  // sum; divided below
-      m.peak = std::max(m.peak, s.ColumnDouble(5) * c.scale);
-      continue;
+    for (size_t i = 0; i < kColumns; ++i) {
+      int at = 1 + static_cast<int>(i) * kPerColumn;
+      if (s.ColumnInt(at + 2) > 0) AddBucket(kGsysColumns[i], s, at, cols[i]);
     }
-    double t = static_cast<double>(s.ColumnInt(4));
-    if (!first.count(gpu)) first[gpu] = {t, v};
-    if (auto p = last.find(gpu); p != last.end() && t > p->second.first) {
-      double rate = (v - p->second.second) / (t - p->second.first) * c.scale;
-      m.t_s.push_back(t / 1e9);
-      m.value.push_back(rate);
-      m.peak = std::max(m.peak, rate);
-    }
-    last[gpu] = {t, v};
   }
-  for (auto& [gpu, m] : metrics) {
-    if (c.cumulative) {
-      double dt = last[gpu].first - first[gpu].first;
-      m.mean = dt > 0 ? (last[gpu].second - first[gpu].second) / dt * c.scale : 0;
-    } else {
-      m.mean = m.samples > 0 ? m.mean / static_cast<double>(m.samples) * c.scale : 0;
+  for (auto& [gpu, cols] : states) {
+    for (size_t i = 0; i < kColumns; ++i) {
+      if (cols[i].metric.samples == 0) continue;  // never sampled on this GPU
+      Finish(kGsysColumns[i], cols[i]);
+      by_gpu[gpu].push_back(std::move(cols[i].metric));
     }
-    by_gpu[gpu].push_back(std::move(m));
   }
   return OkStatus();
 }
@@ -192,9 +232,7 @@ Result<std::vector<SampledGpuMetric>> ReadSampledGpuMetrics(report::Database& db
     GSYS_ASSIGN_OR_RETURN(std::optional<Span> span, TimeSpan(db, "GSYS_GPU_METRICS"));
     if (span) {
       GSYS_ASSIGN_OR_RETURN(auto labels, GsysGpuLabels(db));
-      for (const GsysColumn& c : kGsysColumns) {
-        GSYS_RETURN_IF_ERROR(ReadGsysColumn(db, c, *span, labels, by_gpu));
-      }
+      GSYS_RETURN_IF_ERROR(ReadGsys(db, *span, labels, by_gpu));
     }
   } else if (has_nsys_tables) {
     GSYS_ASSIGN_OR_RETURN(std::optional<Span> span, TimeSpan(db, "GPU_METRICS"));

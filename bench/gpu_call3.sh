@@ -44,18 +44,7 @@ for rep in 1 2 3; do
   done
 done
 unset OP
-python3 - "$L/options.log" <<'PY' | tee -a "$OUTDIR/digest.txt"
-import re, statistics, sys
-v = {}
-for line in open(sys.argv[1]):
-    m = re.match(r"(\w+) (\w+) us_per_op=([\d.]+)", line)
-    if m: v.setdefault((m.group(1), m.group(2)), []).append(float(m.group(3)))
-for op in ("add", "matmul"):
-    base = statistics.median(v.get((op, "none"), [0]))
-    for (o, cfg), xs in sorted(v.items()):
-        if o == op:
-            print(f"{op:6s} {cfg:18s} median {statistics.median(xs):7.3f} us/op  added {statistics.median(xs) - base:+7.3f}  runs {xs}")
-PY
+python3 "$ROOT/bench/option_medians.py" "$L/options.log" | tee -a "$OUTDIR/digest.txt"
 # One matmul capture with cuBLAS trace: call counts next to kernels.
 OP=matmul "$B/bin/gsys" profile -t cuda,cublas -f true -o "$W/mm" python3 "$LOOP" 1000 > "$L/mm_profile.log" 2>&1
 "$B/bin/gsys" stats -r cublas_api_sum,cuda_gpu_kern_sum "$W/mm.gsys-rep" > "$L/mm_stats.log" 2>&1

@@ -84,7 +84,7 @@ run() {  # label, then the command prefix
   local label=$1; shift
   local line
   line=$(OP=add timeout 60 "$@" python3 "$LOOP" 20000 2>>"$L/opt_stderr.log" | grep -o 'us_per_op=[0-9.]*')
-  echo "$label $line" >> "$L/options.log"
+  echo "add $label $line" >> "$L/options.log"
 }
 for rep in 1 2; do
   run "none" env
@@ -94,16 +94,7 @@ for rep in 1 2; do
   run "nsys_pybt" env LD_LIBRARY_PATH=$NSYS_LIB "$NSYS" profile -t cuda --python-backtrace=cuda -f true -o "$W/n2"
 done
 { echo "[$(el)s] --python-backtrace=cuda on the add_ loop:"
-  python3 - "$L/options.log" <<'PY'
-import re, statistics, sys
-v = {}
-for line in open(sys.argv[1]):
-    m = re.match(r"(\w+) us_per_op=([\d.]+)", line)
-    if m: v.setdefault(m.group(1), []).append(float(m.group(2)))
-base = statistics.median(v.get("none", [0]))
-for cfg, xs in sorted(v.items()):
-    print(f"add {cfg:10s} median {statistics.median(xs):7.3f} us/op  added {statistics.median(xs) - base:+7.3f}  runs {xs}")
-PY
+  python3 "$ROOT/bench/option_medians.py" "$L/options.log"
   echo "gsys --python-backtrace=cuda callers (default threshold):"
   "$B/bin/gsys" stats -r cuda_api_callers "$W/g2.gsys-rep" 2>&1 | head -12; } >> "$D" 2>&1
 

@@ -45,7 +45,7 @@ run() {
   local label=$1; shift
   local line
   line=$(OP=add timeout 60 "$@" python3 "$LOOP" 20000 2>>"$L/opt_stderr.log" | grep -o 'us_per_op=[0-9.]*')
-  echo "$label $line" >> "$L/options.log"
+  echo "add $label $line" >> "$L/options.log"
 }
 for rep in 1 2; do
   run none env
@@ -58,16 +58,7 @@ for rep in 1 2; do
   run nsys_bt1us env LD_LIBRARY_PATH=$NSYS_LIB "$NSYS" profile -t cuda --cudabacktrace=all:1000 --python-backtrace=cuda -f true -o "$W/n2"
 done
 { echo "[$(el)s] backtrace cost on the add_ loop:"
-  python3 - "$L/options.log" <<'PY'
-import re, statistics, sys
-v = {}
-for line in open(sys.argv[1]):
-    m = re.match(r"(\w+) us_per_op=([\d.]+)", line)
-    if m: v.setdefault(m.group(1), []).append(float(m.group(2)))
-base = statistics.median(v.get("none", [0]))
-for cfg, xs in sorted(v.items()):
-    print(f"add {cfg:15s} median {statistics.median(xs):7.3f} us/op  added {statistics.median(xs) - base:+7.3f}  runs {xs}")
-PY
+  python3 "$ROOT/bench/option_medians.py" "$L/options.log"
   for r in g1 g2 g3; do
     [ -f "$W/$r.gsys-rep" ] && python3 - "$W/$r.gsys-rep" "$r" <<'PY'
 import sqlite3, sys

@@ -24,7 +24,9 @@
 # Environment: FUZZ_BIN (fuzzer binaries; default bin/ beside this script, else build-fuzz/fuzz),
 # FUZZ_CORPUS (seed corpora; default corpus/ beside this script, else fuzz/corpus), FUZZ_RUNS,
 # FUZZ_JOBS (workers in all; default nproc, fewer when memory is short), FUZZ_CALIBRATE,
-# FUZZ_TARGETS (names to run; default all found), FUZZ_KEEP_WORK=1 (keep FUZZ_WORK).
+# FUZZ_TARGETS (names to run; default all found), FUZZ_KEEP_WORK=1 (keep FUZZ_WORK),
+# FUZZ_RUNS_<target> (that target's goal instead of FUZZ_RUNS, e.g. FUZZ_RUNS_import_fuzzer=3500000
+# for what an earlier run left to do).
 set -uo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -67,8 +69,12 @@ mkdir -p "$out"
 out="$(cd "$out" && pwd)"
 
 targets=()
+declare -A goal
 for t in ${FUZZ_TARGETS:-$all_targets}; do
-  if [ -x "$bin/$t" ] && [ -d "$corpus/$t" ]; then targets+=("$t"); else echo "fuzz_long: skipping $t (no binary or corpus)" >&2; fi
+  if [ -x "$bin/$t" ] && [ -d "$corpus/$t" ]; then targets+=("$t"); else echo "fuzz_long: skipping $t (no binary or corpus)" >&2; continue; fi
+  goal_var="FUZZ_RUNS_$t"
+  goal[$t]="${!goal_var:-$runs}"
+  case "${goal[$t]}" in ''|*[!0-9]*) echo "fuzz_long: $goal_var must be a count, not '${goal[$t]}'" >&2; exit 2 ;; esac
 done
 [ ${#targets[@]} -gt 0 ] || { echo "fuzz_long: no fuzz targets in $bin" >&2; exit 1; }
 
@@ -88,7 +94,8 @@ else work="$(mktemp -d "${TMPDIR:-/tmp}/gsys-fuzz-long.XXXXXX")"; fi
 mkdir -p "$work"
 start=$(date +%s)
 deadline=$((start + seconds))
-echo "fuzz_long: ${#targets[@]} targets, $jobs workers on $cores cores, ${seconds} s, until $runs runs each; work in $work"
+echo "fuzz_long: ${#targets[@]} targets, $jobs workers on $cores cores, ${seconds} s; work in $work"
+for t in "${targets[@]}"; do echo "fuzz_long: $t until ${goal[$t]} runs"; done
 
 # LeakSanitizer stops the world with ptrace; where a container forbids that it dies at every
 # leak check ("LeakSanitizer has encountered a fatal error"): then leaks are not checked.
@@ -142,7 +149,7 @@ worker() {
 # Phase 1: one worker per target measures this host's speed.
 cal_end=$((start + calibrate))
 [ "$cal_end" -lt "$deadline" ] || cal_end=$deadline
-for t in "${targets[@]}"; do worker "$t" cal "$runs" "$cal_end" & done
+for t in "${targets[@]}"; do worker "$t" cal "${goal[$t]}" "$cal_end" & done
 wait
 declare -A rate cal_runs
 for t in "${targets[@]}"; do
@@ -161,7 +168,7 @@ left=$((deadline - now))
 declare -A workers need
 alloc_input=""
 for t in "${targets[@]}"; do
-  need[$t]=$(( runs > cal_runs[$t] ? runs - cal_runs[$t] : 0 ))
+  need[$t]=$(( goal[$t] > cal_runs[$t] ? goal[$t] - cal_runs[$t] : 0 ))
   alloc_input+="$t ${need[$t]} ${rate[$t]}"$'\n'
 done
 while read -r t w; do workers[$t]=$w; done < <(printf '%s' "$alloc_input" | awk -v jobs="$jobs" -v left="$left" '
@@ -198,10 +205,10 @@ wait
 
 # Results.
 {
-  echo "| target | executions | reached $runs | workers after calibration | wall s | exec/s (all workers) | exec/s per worker (calibration) | crashes | timeouts | ooms |"
-  echo "|---|---|---|---|---|---|---|---|---|---|"
+  echo "| target | executions | goal | reached | workers after calibration | wall s | exec/s (all workers) | exec/s per worker (calibration) | crashes | timeouts | ooms |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|"
 } >"$out/summary.md"
-printf 'target\texecutions\tworkers\twall_s\texec_per_s\tcal_exec_per_s_per_worker\tcrashes\ttimeouts\tooms\n' >"$out/summary.tsv"
+printf 'target\texecutions\tgoal\tworkers\twall_s\texec_per_s\tcal_exec_per_s_per_worker\tcrashes\ttimeouts\tooms\n' >"$out/summary.tsv"
 findings=()
 for t in "${targets[@]}"; do
   total=$(target_runs "$t")
@@ -212,9 +219,9 @@ for t in "${targets[@]}"; do
   crashes=$(find "$a" -name 'crash-*' -o -name 'leak-*' -o -name 'deadly*' | wc -l)
   timeouts=$(find "$a" -name 'timeout-*' | wc -l)
   ooms=$(find "$a" -name 'oom-*' | wc -l)
-  reached=$([ "$total" -ge "$runs" ] && echo yes || echo no)
-  echo "| \`$t\` | $total | $reached | ${workers[$t]:-0} | $wall | $eps | ${rate[$t]} | $crashes | $timeouts | $ooms |" >>"$out/summary.md"
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$t" "$total" "${workers[$t]:-0}" "$wall" "$eps" \
+  reached=$([ "$total" -ge "${goal[$t]}" ] && echo yes || echo no)
+  echo "| \`$t\` | $total | ${goal[$t]} | $reached | ${workers[$t]:-0} | $wall | $eps | ${rate[$t]} | $crashes | $timeouts | $ooms |" >>"$out/summary.md"
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$t" "$total" "${goal[$t]}" "${workers[$t]:-0}" "$wall" "$eps" \
     "${rate[$t]}" "$crashes" "$timeouts" "$ooms" >>"$out/summary.tsv"
   if [ $((crashes + timeouts + ooms)) -gt 0 ]; then
     findings+=("$t/artifacts")

@@ -162,7 +162,7 @@ for t in "${targets[@]}"; do
 done
 
 # Phase 2: workers in proportion to the core-seconds each target still needs; a target that
-# would finish early with fewer workers gets only those (the rest go to the slow ones).
+# would finish early with fewer workers gets only those while the slow ones need more.
 now=$(date +%s)
 left=$((deadline - now))
 declare -A workers need
@@ -188,6 +188,16 @@ while read -r t w; do workers[$t]=$w; done < <(printf '%s' "$alloc_input" | awk 
         if (w[i] >= cap[i]) continue
         load = need[i] / rate[i] / w[i]
         if (load > best_load) { best = i; best_load = load }
+      }
+      # Every target can finish by the deadline at the calibrated speed: the cores left over
+      # still go to the most loaded ones, since a loaded host runs each worker slower than the
+      # calibration measured (device run 7: 3x slower on 32 busy cores).
+      if (best == 0) {
+        for (i = 1; i <= n; i++) {
+          if (need[i] == 0) continue
+          load = need[i] / rate[i] / w[i]
+          if (load > best_load) { best = i; best_load = load }
+        }
       }
       if (best == 0) break
       w[best]++; free--

@@ -100,10 +100,16 @@ TEST_P(FixtureTest, EveryReportRunsOrIsSkipped) {
 TEST_P(FixtureTest, KernelArgumentsRun) {
   for (const char* name : {"cuda_gpu_kern_sum", "cuda_gpu_trace", "cuda_kern_exec_sum"}) {
     for (std::vector<std::string> args :
-         {std::vector<std::string>{"base"}, {"mangled"}, {"nvtx-name"}, {"nvtx-name", "base"}}) {
+         {std::vector<std::string>{"base"}, {"mangled"}, {"nvtx-name"}, {"nvtx-name", "base"},
+          {"nvtx-name", "mangled"}}) {
       ReportOutcome outcome = Run(name, args);
-      EXPECT_FALSE(outcome.table.rows.empty()) << name;
+      EXPECT_FALSE(outcome.table.rows.empty()) << name << ":" << args.back();
     }
+  }
+  // The kernel-name expression of :mangled (a coalesce) must not be column-qualified.
+  for (const char* arg : {"base", "mangled"}) {
+    ReportOutcome outcome = Run("nvtx_kern_sum", {arg});
+    EXPECT_TRUE(outcome.skipped || !outcome.table.rows.empty()) << arg;
   }
 }
 

@@ -1,6 +1,6 @@
 -- Partial (WITH part; needs the nvtx_tree_setup and nvtx_ranges partials and a CTE
 -- `calls(callKey, tid, apiStart, apiEnd)`): CTE `enclosing(callKey, rid, start, end, name,
--- style, tid)`: every NVTX range on the call's thread that contains the call and begins and ends
+-- style, tid, rawEnd, endTid, text)`: every NVTX range on the call's thread that contains the call and begins and ends
 -- on that thread. Push/pop ranges: the last range started at or before the call and its
 -- ancestors (with proper nesting every enclosing range is one of them), found through the
 -- (tid, start) index, then kept when they reach the end of the call. Start/end ranges (not
@@ -24,11 +24,12 @@
     WHERE nr.eventType IN (60, 71) AND nr.rawEnd IS NOT NULL AND nr.endTid IS NULL
   ),
   enclosing AS (
-    SELECT cc.callKey, t.rid, t.start, t.end, t.name, t.style, t.tid
+    SELECT cc.callKey, t.rid, t.start, t.end, t.name, t.style, t.tid, t.rawEnd, t.endTid, t.text
     FROM call_chain AS cc JOIN gsys_stats_nvtx_tree AS t ON t.rid = cc.rid
     WHERE t.end >= cc.apiEnd
     UNION ALL
-    SELECT c.callKey, sr.rid, sr.start, sr.end, sr.name, sr.style, sr.tid
+    SELECT c.callKey, sr.rid, sr.start, sr.end, sr.name, sr.style, sr.tid, sr.rawEnd, sr.endTid,
+           sr.text
     FROM calls AS c
     JOIN startend_ranges AS sr
       ON sr.tid = c.tid AND sr.start <= c.apiStart AND sr.end >= c.apiEnd

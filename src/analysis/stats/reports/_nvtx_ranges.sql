@@ -1,7 +1,7 @@
--- Partial: CTE `nvtx_ranges(rid, eventType, start, end, tid, style, name, rawEnd, endTid)`: push/pop and
+-- Partial: CTE `nvtx_ranges(rid, eventType, start, end, tid, style, name, rawEnd, endTid, text)`: push/pop and
 -- start/end ranges (eventType 59/60 and NVTXT 70/71). A range without end lasts until the last
 -- NVTX timestamp. name = "<domain>:<text>" (default domain: ":<text>"); domains are per process.
--- rid is the NVTX_EVENTS rowid (nsys's RangeId).
+-- rid is the NVTX_EVENTS rowid (nsys's RangeId). text = the range's own text without domain.
   nvtx_domains AS MATERIALIZED (
     SELECT ne.domainId AS id, ne.globalTid & 0x0000FFFFFF000000 AS pid,
            coalesce(sid.value, ne.text) AS name, min(ne.start)
@@ -15,7 +15,7 @@
            coalesce(ne.end, (SELECT m FROM nvtx_maxts)) AS end, ne.globalTid AS tid,
            CASE WHEN ne.eventType IN (59, 70) THEN 'PushPop' ELSE 'StartEnd' END AS style,
            coalesce(d.name, '') || ':' || coalesce(sid.value, ne.text, '') AS name,
-           ne.end AS rawEnd, ne.endGlobalTid AS endTid
+           ne.end AS rawEnd, ne.endGlobalTid AS endTid, coalesce(ne.text, sid.value) AS text
     FROM NVTX_EVENTS AS ne
     LEFT JOIN nvtx_domains AS d
       ON d.id = ne.domainId AND d.pid = (ne.globalTid & 0x0000FFFFFF000000)

@@ -1,5 +1,6 @@
 -- Partial, setup statements (include before the report's WITH): TEMP TABLE gsys_stats_nvtx_tree
--- (rid, ord, start, end, tid, style, name, level, parentId) over the push/pop ranges, indexed by
+-- (rid, ord, start, end, tid, style, name, level, parentId, rawEnd, endTid, text) over the push/pop
+-- ranges, indexed by
 -- parentId and by (tid, start). Built in O(n log n) without a pairwise containment join:
 --   ord    pre-order position on the thread: start ASC, end DESC
 --   level  ranges started before it on the thread minus ranges ended at or before its start
@@ -11,7 +12,7 @@ WITH
 {{>nvtx_ranges}},
   pp AS MATERIALIZED (
     SELECT coalesce(r.rid, row_number() OVER (ORDER BY r.start, r.tid, r.end)) AS rid,
-           r.start, r.end, r.tid, r.style, r.name,
+           r.start, r.end, r.tid, r.style, r.name, r.rawEnd, r.endTid, r.text,
            row_number() OVER (PARTITION BY r.tid ORDER BY r.start, r.end DESC, r.rid) AS ord
     FROM nvtx_ranges AS r WHERE r.eventType IN (59, 70)
   ),
@@ -41,7 +42,8 @@ WITH
     FROM pp_links
   )
 SELECT l.rid AS rid, l.ord AS ord, l.start AS start, l.end AS end, l.tid AS tid,
-       l.style AS style, l.name AS name, l.level AS level, par.rid AS parentId
+       l.style AS style, l.name AS name, l.level AS level, par.rid AS parentId,
+       l.rawEnd AS rawEnd, l.endTid AS endTid, l.text AS text
 FROM pp_levels AS l
 LEFT JOIN pp_parent_ord AS po ON po.child = l.rid
 LEFT JOIN pp_levels AS par ON par.tid = po.tid AND par.ord = po.parentOrd;

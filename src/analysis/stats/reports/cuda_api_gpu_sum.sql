@@ -1,6 +1,9 @@
 -- cuda_api_gpu_sum[:nvtx-name][:base|:mangled]: CUDA API calls (CUDA_API), kernels (CUDA_KERNEL)
 -- and memory operations (MEMORY_OPER) in one table. Order: Total Time DESC, Instances, Category,
 -- Operation.
+{{#nvtx_name}}
+{{>kernels_nvtx_setup}}
+{{/nvtx_name}}
 WITH
 {{>gpu_ops_summary}},
 {{>api_name}},

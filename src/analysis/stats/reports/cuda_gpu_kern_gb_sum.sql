@@ -1,5 +1,8 @@
 -- cuda_gpu_kern_gb_sum[:nvtx-name][:base|:mangled]: kernels grouped by name, grid and block.
 -- GridXYZ/BlockXYZ are printf('%4d %4d %4d'). Order: Total Time DESC, Instances, Name, grid, block.
+{{#nvtx_name}}
+{{>kernels_nvtx_setup}}
+{{/nvtx_name}}
 WITH
 {{>kernels}},
   summary AS (

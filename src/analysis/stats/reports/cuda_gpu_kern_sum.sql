@@ -1,5 +1,8 @@
 -- cuda_gpu_kern_sum[:nvtx-name][:base|:mangled]: kernels grouped by name.
 -- Order: Total Time DESC, Instances, Name (as nsys).
+{{#nvtx_name}}
+{{>kernels_nvtx_setup}}
+{{/nvtx_name}}
 WITH
 {{>kernels}},
   grouped AS (SELECT gsys_group_stats(nameKey, end - start) AS j FROM ({{>kernel_rows}})),

@@ -1,5 +1,8 @@
 -- cuda_gpu_sum[:nvtx-name][:base|:mangled]: kernels and memory operations in one table.
 -- Order: Total Time DESC, Instances, Category, Operation.
+{{#nvtx_name}}
+{{>kernels_nvtx_setup}}
+{{/nvtx_name}}
 WITH
 {{>gpu_ops_summary}},
   totals AS (SELECT sum(total) AS total FROM gpu_summary)

@@ -1,6 +1,9 @@
 -- cuda_gpu_trace[:nvtx-name][:base|:mangled]: kernels, memcpy and memset, one row each.
 -- Throughput = bytes * (1000000000 / duration) with integer division, as nsys computes it.
 -- Device = "<GPU name> (<deviceId>)"; GreenCtx empty when 0. Order: Start, CorrId, Name.
+{{#nvtx_name}}
+{{>kernels_nvtx_setup}}
+{{/nvtx_name}}
 WITH
 {{>kernels}},
 {{>copy_kinds}},

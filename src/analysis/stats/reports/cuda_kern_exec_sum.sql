@@ -1,6 +1,9 @@
 -- cuda_kern_exec_sum[:nvtx-name][:base|:mangled]: per pid, tid, device, launch API and kernel:
 -- T = total (API start to the later of API end and kernel end), A = API, Q = queue (API end to
 -- kernel start, only when >= 0; QCount counts those), K = kernel. Order: TAvg DESC, then keys.
+{{#nvtx_name}}
+{{>kernels_nvtx_setup}}
+{{/nvtx_name}}
 WITH
 {{>kernel_launches}}
 SELECT

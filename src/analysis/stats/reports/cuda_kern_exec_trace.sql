@@ -1,6 +1,9 @@
 -- cuda_kern_exec_trace[:nvtx-name][:base|:mangled]: one row per kernel with its launch API call.
 -- Queue Start/Dur are empty when the kernel started before the API call returned.
 -- Order: API Start, Kernel Start.
+{{#nvtx_name}}
+{{>kernels_nvtx_setup}}
+{{/nvtx_name}}
 WITH
 {{>kernel_launches}}
 SELECT

@@ -7,7 +7,7 @@
 WITH RECURSIVE
 {{>nvtx_ranges}},
   launches AS MATERIALIZED (
-    SELECT k.start, k.end, k.{{kernel_name}} AS nameKey, r.globalTid AS tid,
+    SELECT k.start, k.end, {{kernel_name}} AS nameKey, r.globalTid AS tid,
            r.start AS apiStart, r.end AS apiEnd, r.correlationId AS corr
     FROM CUPTI_ACTIVITY_KIND_KERNEL AS k
     JOIN CUPTI_ACTIVITY_KIND_RUNTIME AS r

@@ -8,13 +8,11 @@
 
 #include <cstdint>
 
+#include "capture/stack/perf_ring.h"
+
 namespace gsys::capture {
 
-struct CtxswRing {
-  int fd = -1;
-  void* base = nullptr;  // metadata page + data pages
-  uint64_t lost = 0;
-};
+using CtxswRing = PerfRing;
 
 // Opens the event for thread `tid` of this process. Returns 0 or the errno of the failure.
 int CtxswOpen(uint32_t tid, CtxswRing* ring);

@@ -17,14 +17,11 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "capture/stack/perf_ring.h"
+
 namespace gsys::capture {
 
-struct PerfSampleRing {
-  int fd = -1;
-  void* base = nullptr;   // metadata page + data pages
-  size_t data_pages = 0;  // power of two
-  uint64_t lost = 0;      // samples the kernel dropped (PERF_RECORD_LOST)
-};
+using PerfSampleRing = PerfRing;  // lost: samples the kernel dropped
 
 inline constexpr uint32_t kStackCopyBytes = 8192;  // as `perf record --call-graph dwarf`
 

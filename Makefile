@@ -39,9 +39,12 @@ test-tsan: deps
 	@cmake --build $(TSAN_BUILD) -j $(JOBS) --target gsys_capture_test
 	@cd $(TSAN_BUILD) && ctest --output-on-failure -L tsan
 
-# Every libFuzzer target for a few seconds on its seed corpus (clang; only the fuzzers are built).
+# Every libFuzzer target for a few seconds on its seed corpus (clang; only the fuzzers are built,
+# at -O1 -g1 like the sanitizer tiers: ~45% less compile time than -O2 -g for a 4-second run;
+# the long runs, bench/fuzz_long.sh, use a -O2 build).
 test-fuzz: deps
 	@CC=clang CXX=clang++ cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
 	  -DGSYS_FUZZ=ON -DGSYS_WERROR=OFF -DGSYS_BUILD_BENCH=OFF >/dev/null
 	@cmake --build $(FUZZ_BUILD) -j $(JOBS) --target gsys_fuzzers
 	@cd $(FUZZ_BUILD) && ctest --output-on-failure -L fuzz -j $(JOBS)

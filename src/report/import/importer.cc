@@ -355,22 +355,25 @@ Result<ImportSummary> ImportSession(const ImportOptions& options) {
       sum.warnings.push_back("cuda_other_cupti_client (" + cs->other_subscriber + ")");
     }
   }
+  // The window to keep, session-relative (window_filter.h: range windows snap to their records).
+  int64_t window_start = options.window_start_ns - origin_mono;
+  int64_t window_end = options.window_end_ns - origin_mono;
   if (options.window_end_ns > 0) {
+    SnapWindowToRecords(totals.windows, &window_start, &window_end);
     GSYS_RETURN_IF_ERROR(writer->FlushPending());
-    GSYS_RETURN_IF_ERROR(KeepWindow(writer->db(), options.window_start_ns - origin_mono,
-                                    options.window_end_ns - origin_mono, &sum));
-    totals.last_ts = std::min(totals.last_ts, options.window_end_ns);
-    meta["capture_window_start_ns"] = std::to_string(options.window_start_ns - origin_mono);
-    meta["capture_window_end_ns"] = std::to_string(options.window_end_ns - origin_mono);
+    GSYS_RETURN_IF_ERROR(KeepWindow(writer->db(), window_start, window_end, &sum));
+    totals.last_ts = std::min(totals.last_ts, SaturatingAdd(window_end, origin_mono));
+    meta["capture_window_start_ns"] = std::to_string(window_start);
+    meta["capture_window_end_ns"] = std::to_string(window_end);
   }
   sum.processes = totals.processes.size();
   sum.threads = totals.thread_names.size();
   GSYS_RETURN_IF_ERROR(WriteTables(*writer, totals, meta, origin_mono, origin_real, sum));
   if (options.window_end_ns > 0) {
-    int64_t ws = options.window_start_ns - origin_mono, we = options.window_end_ns - origin_mono;
     GSYS_RETURN_IF_ERROR(writer->db().Exec(
-        "UPDATE ANALYSIS_DETAILS SET startTime = " + std::to_string(ws) + ", stopTime = " +
-        std::to_string(we) + ", duration = " + std::to_string(we - ws)));
+        "UPDATE ANALYSIS_DETAILS SET startTime = " + std::to_string(window_start) +
+        ", stopTime = " + std::to_string(window_end) +
+        ", duration = " + std::to_string(window_end - window_start)));
   }
   GSYS_RETURN_IF_ERROR(writer->Commit());
   writer.reset();

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "report/import/window_filter.h"
 
+#include <cstdlib>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -60,6 +62,49 @@ Status KeepWindow(Database& db, int64_t start, int64_t end, ImportSummary* sum) 
     }
   }
   return OkStatus();
+}
+
+void SnapWindowToRecords(const std::vector<CaptureWindowEvent>& records, int64_t* start,
+                         int64_t* end) {
+  // Candidates: each process's start record with its next stop record (in stream order), and a
+  // start record never stopped (the tree ended inside the window: only the start can snap).
+  struct Candidate {
+    int64_t start;
+    int64_t end;
+    bool closed;
+  };
+  std::vector<Candidate> candidates;
+  std::map<uint32_t, int64_t> open;
+  for (const CaptureWindowEvent& r : records) {
+    if (r.started) {
+      auto [it, fresh] = open.try_emplace(r.pid, r.timestamp);
+      if (!fresh) {
+        candidates.push_back({it->second, 0, false});
+        it->second = r.timestamp;
+      }
+      continue;
+    }
+    auto it = open.find(r.pid);
+    if (it == open.end()) continue;
+    candidates.push_back({it->second, r.timestamp, true});
+    open.erase(it);
+  }
+  for (const auto& [pid, opened] : open) candidates.push_back({opened, 0, false});
+
+  const Candidate* best = nullptr;
+  int64_t best_cost = 0;
+  for (const Candidate& c : candidates) {
+    int64_t ds = std::llabs(c.start - *start);
+    int64_t de = c.closed ? std::llabs(c.end - *end) : 0;
+    if (ds > kWindowSnapNs || de > kWindowSnapNs) continue;
+    if (best == nullptr || ds + de < best_cost) {
+      best = &c;
+      best_cost = ds + de;
+    }
+  }
+  if (best == nullptr) return;
+  *start = best->start;
+  if (best->closed) *end = best->end;
 }
 
 }  // namespace gsys::report

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "report/import/window_filter.h"
 
-#include <cstdlib>
 #include <map>
 #include <string>
 #include <vector>
+
+#include "report/import/tick_clock.h"
 
 namespace gsys::report {
 namespace {
@@ -27,6 +28,9 @@ Result<uint64_t> Count(Database& db, const std::string& sql) {
   GSYS_ASSIGN_OR_RETURN(bool row, s.Step());
   return row ? static_cast<uint64_t>(s.ColumnInt(0)) : 0;
 }
+
+// |a - b|, saturating: record times of a damaged stream can be anything.
+int64_t Distance(int64_t a, int64_t b) { return a > b ? SaturatingSub(a, b) : SaturatingSub(b, a); }
 
 bool HasTable(const std::vector<std::string>& tables, const std::string& name) {
   for (const auto& t : tables) {
@@ -91,16 +95,21 @@ void SnapWindowToRecords(const std::vector<CaptureWindowEvent>& records, int64_t
   }
   for (const auto& [pid, opened] : open) candidates.push_back({opened, 0, false});
 
+  // A closed pair matching both ends beats a start-only match; among each, the nearest wins.
   const Candidate* best = nullptr;
   int64_t best_cost = 0;
-  for (const Candidate& c : candidates) {
-    int64_t ds = std::llabs(c.start - *start);
-    int64_t de = c.closed ? std::llabs(c.end - *end) : 0;
-    if (ds > kWindowSnapNs || de > kWindowSnapNs) continue;
-    if (best == nullptr || ds + de < best_cost) {
-      best = &c;
-      best_cost = ds + de;
+  for (bool closed : {true, false}) {
+    for (const Candidate& c : candidates) {
+      if (c.closed != closed) continue;
+      int64_t ds = Distance(c.start, *start);
+      int64_t de = closed ? Distance(c.end, *end) : 0;
+      if (ds > kWindowSnapNs || de > kWindowSnapNs) continue;
+      if (best == nullptr || SaturatingAdd(ds, de) < best_cost) {
+        best = &c;
+        best_cost = SaturatingAdd(ds, de);
+      }
     }
+    if (best != nullptr) break;
   }
   if (best == nullptr) return;
   *start = best->start;

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
+
 namespace gsys::report {
 namespace {
 
@@ -39,16 +41,31 @@ TEST(SnapWindowToRecordsTest, KeepsWindowsWithoutRecordsNearby) {
 
 TEST(SnapWindowToRecordsTest, PairsRecordsPerProcessAndSkipsUnclosedOnes) {
   // Process 7's window interleaves with process 8's; process 9 never closed its window.
+  constexpr int64_t kMs = 1'000'000;
+  std::vector<CaptureWindowEvent> records = {{1000 * kMs, true, 7}, {1100 * kMs, true, 8},
+                                             {1900 * kMs, false, 8}, {2000 * kMs, false, 7},
+                                             {2100 * kMs, true, 9}};
+  int64_t start = 1099 * kMs, end = 1901 * kMs;
+  SnapWindowToRecords(records, &start, &end);
+  EXPECT_EQ(start, 1100 * kMs);
+  EXPECT_EQ(end, 1900 * kMs);
+  start = 2099 * kMs, end = 3000 * kMs;  // process 9's window: no stop record, the start snaps alone
+  SnapWindowToRecords(records, &start, &end);
+  EXPECT_EQ(start, 2100 * kMs);
+  EXPECT_EQ(end, 3000 * kMs);
+}
+
+TEST(SnapWindowToRecordsTest, PrefersAClosedPairAndSurvivesExtremeTimes) {
+  // An unclosed start nearer than the closed pair's start still loses to the closed pair.
   std::vector<CaptureWindowEvent> records = {
-      {1000, true, 7}, {1100, true, 8}, {1900, false, 8}, {2000, false, 7}, {2100, true, 9}};
-  int64_t start = 1090, end = 1950;
+      {1000, true, 7}, {2000, false, 7}, {1001, true, 8}, {INT64_MIN, true, 9}, {INT64_MAX, false, 9}};
+  int64_t start = 1002, end = 2001;
   SnapWindowToRecords(records, &start, &end);
-  EXPECT_EQ(start, 1100);
-  EXPECT_EQ(end, 1900);
-  start = 2090, end = 3000;  // process 9's window: no stop record, the start snaps alone
+  EXPECT_EQ(start, 1000);
+  EXPECT_EQ(end, 2000);
+  start = INT64_MAX, end = INT64_MIN;  // garbage in: no overflow, nothing near
   SnapWindowToRecords(records, &start, &end);
-  EXPECT_EQ(start, 2100);
-  EXPECT_EQ(end, 3000);
+  EXPECT_EQ(start, INT64_MAX);
 }
 
 }  // namespace

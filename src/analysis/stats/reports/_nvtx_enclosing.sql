@@ -1,10 +1,10 @@
--- Partial (WITH part; needs the nvtx_tree_setup and nvtx_ranges partials and a CTE
--- `calls(callKey, tid, apiStart, apiEnd)`): CTE `enclosing(callKey, rid, start, end, name,
--- style, tid, rawEnd, endTid, text)`: every NVTX range on the call's thread that contains the call and begins and ends
--- on that thread. Push/pop ranges: the last range started at or before the call and its
--- ancestors (with proper nesting every enclosing range is one of them), found through the
--- (tid, start) index, then kept when they reach the end of the call. Start/end ranges (not
--- nested): a direct containment join.
+-- Partial (WITH part; needs the nvtx_tree_setup and nvtx_ranges partials and a CTE `calls(callKey,
+-- tid, apiStart, apiEnd)`): CTE `enclosing(callKey, rid, start, end, name, style, tid, rawEnd,
+-- endTid, text)`: every NVTX range on the call's thread that contains the call and begins and ends
+-- on that thread. Push/pop ranges: the last range started at or before the call and its ancestors
+-- (with proper nesting every enclosing range is one of them), found through the (tid, start) index,
+-- then kept when they reach the end of the call. Start/end ranges (not nested): a direct
+-- containment join.
   call_candidates AS (
     SELECT c.callKey, c.apiEnd,
            (SELECT t.rid FROM gsys_stats_nvtx_tree AS t

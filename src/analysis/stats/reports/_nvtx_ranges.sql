@@ -1,7 +1,8 @@
--- Partial: CTE `nvtx_ranges(rid, eventType, start, end, tid, style, name, rawEnd, endTid, text)`: push/pop and
--- start/end ranges (eventType 59/60 and NVTXT 70/71). A range without end lasts until the last
--- NVTX timestamp. name = "<domain>:<text>" (default domain: ":<text>"); domains are per process.
--- rid is the NVTX_EVENTS rowid (nsys's RangeId). text = the range's own text without domain.
+-- Partial: CTE `nvtx_ranges(rid, eventType, start, end, tid, style, name, rawEnd, endTid, text)`:
+-- push/pop and start/end ranges (eventType 59/60 and NVTXT 70/71). A range without end lasts until
+-- the last NVTX timestamp. name = "<domain>:<text>" (default domain: ":<text>"); domains are per
+-- process. rid is the NVTX_EVENTS rowid (nsys's RangeId). text = the range's own text without
+-- domain.
   nvtx_domains AS MATERIALIZED (
     SELECT ne.domainId AS id, ne.globalTid & 0x0000FFFFFF000000 AS pid,
            coalesce(sid.value, ne.text) AS name, min(ne.start)

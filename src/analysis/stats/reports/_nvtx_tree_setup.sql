@@ -1,7 +1,7 @@
 -- Partial, setup statements (include before the report's WITH): TEMP TABLE gsys_stats_nvtx_tree
 -- (rid, ord, start, end, tid, style, name, level, parentId, rawEnd, endTid, text) over the push/pop
--- ranges, indexed by
--- parentId and by (tid, start). Built in O(n log n) without a pairwise containment join:
+-- ranges, indexed by parentId and by (tid, start). Built in O(n log n) without a pairwise
+-- containment join:
 --   ord    pre-order position on the thread: start ASC, end DESC
 --   level  ranges started before it on the thread minus ranges ended at or before its start
 --   parent the latest range (by ord) one level up on the same thread

@@ -2,8 +2,9 @@ include_guard(GLOBAL)
 # gsys_unoptimized_test_programs(DIR): the test files (*_test.cc, *_test_util.cc) of every
 # GoogleTest program under DIR compile at -O0; the code under test keeps the build's level. A
 # gtest file costs ~3x a library file to compile (its assertion macros expand into a lot of
-# inline code) and -O0 takes 29% (Release) to 41% (ASan+UBSan at -O1) off that (bench/RESULTS.md,
-# "CI time"), minutes of CI on 2 cores; the sanitizers check -O0 code as fully as -O1 code.
+# inline code) and -O0 takes 29% (Release) to 41% (ASan+UBSan at -O1) off that
+# (bench/RESULTS.md, "CI time, fourth session"), minutes of CI on 2 cores; the sanitizers check
+# -O0 code as fully as -O1 code.
 function(gsys_unoptimized_test_programs dir)
   get_property(subdirs DIRECTORY ${dir} PROPERTY SUBDIRECTORIES)
   foreach(sub IN LISTS subdirs)

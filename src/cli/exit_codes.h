@@ -16,4 +16,13 @@ inline constexpr int kExitIo = 6;           // output cannot be written
 
 int ExitCodeFor(const Status& status);
 
+// A verb that ran a target returns TargetExit(...): the target's exit code, or, when it died of
+// signal N on its own (not because gsys ended the session), a value main() turns into gsys's
+// own death by N, as strace does, so a parent's WIFSIGNALED/WTERMSIG sees what it would see
+// without gsys (docs/reliability.md). A target gsys ended gives 128 + N.
+inline constexpr int kExitDiedOfSignal = 1 << 16;
+inline int TargetExit(int exit_code, int term_signal, bool ended_by_gsys) {
+  return term_signal > 0 && !ended_by_gsys ? (kExitDiedOfSignal | term_signal) : exit_code;
+}
+
 }  // namespace gsys::cli

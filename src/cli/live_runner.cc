@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <memory>
 
+#include "cli/exit_codes.h"
 #include "cli/stats_summary.h"
 #include "common/strings.h"
 #include "format/session_meta.h"
@@ -245,7 +246,8 @@ Result<int> RunLive(const LiveRunOptions& o) {
     fs::remove_all(*dir, ec);
   }
   if (st.live->windows() == 0) std::fprintf(stderr, "gsys: no capture window was opened; no report written\n");
-  return launched->exit_code;
+  return TargetExit(launched->exit_code, launched->term_signal,
+                    launched->session_ended_early);
 }
 
 }  // namespace gsys::cli

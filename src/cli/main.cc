@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // gsys entry point: dispatch to a verb, map Status to an exit code. The only place
 // that calls exit.
+#include <signal.h>
+#include <sys/resource.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -9,6 +12,7 @@
 #include "cli/exit_codes.h"
 #include "cli/subcommand.h"
 #include "common/strings.h"
+#include "launcher/inherited_signals.h"
 
 namespace gsys::cli {
 namespace {
@@ -28,6 +32,7 @@ std::string TopHelp(const std::vector<std::unique_ptr<Subcommand>>& verbs) {
 }
 
 int Main(int argc, char** argv) {
+  launcher::SnapshotInheritedSignals();  // before gsys changes any signal state
   auto verbs = MakeSubcommands();
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
@@ -66,6 +71,32 @@ int Main(int argc, char** argv) {
 }
 
 }  // namespace
+
+// Ends gsys by `sig` with its default action, without a core file of gsys's own (the target
+// wrote its own). Returns only if `sig` does not end a process.
+void DieOfSignal(int sig) {
+  struct rlimit no_core {0, 0};
+  setrlimit(RLIMIT_CORE, &no_core);
+  struct sigaction dfl {};
+  dfl.sa_handler = SIG_DFL;
+  sigemptyset(&dfl.sa_mask);
+  sigaction(sig, &dfl, nullptr);
+  sigset_t only;
+  sigemptyset(&only);
+  sigaddset(&only, sig);
+  sigprocmask(SIG_UNBLOCK, &only, nullptr);
+  raise(sig);
+}
+
 }  // namespace gsys::cli
 
-int main(int argc, char** argv) { std::exit(gsys::cli::Main(argc, argv)); }
+int main(int argc, char** argv) {
+  int code = gsys::cli::Main(argc, argv);
+  if ((code & gsys::cli::kExitDiedOfSignal) != 0) {
+    int sig = code & 0xff;
+    std::fflush(nullptr);
+    gsys::cli::DieOfSignal(sig);
+    code = 128 + sig;  // a signal that does not end a process (stopped, ignored default)
+  }
+  std::exit(code);
+}

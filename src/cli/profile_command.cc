@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "cli/exit_codes.h"
 #include "cli/flags.h"
 #include "cli/profile_stack_flags.h"
 #include "cli/subcommand.h"
@@ -323,7 +324,8 @@ Result<int> ProfileCommand::Run(const std::vector<std::string>& args) {
                    plan.capture.session_dir.c_str());
     }
     // The exit code stays the target's (docs/reliability.md): a lost report is reported above.
-    return launched->exit_code;
+    return TargetExit(launched->exit_code, launched->term_signal,
+                      launched->session_ended_early);
   }
   if (std::getenv("GSYS_KEEP_SESSION") == nullptr) fs::remove_all(plan.capture.session_dir, ec);
   double secs = static_cast<double>(launched->end_monotonic_ns - launched->start_monotonic_ns) / 1e9;
@@ -365,7 +367,8 @@ Result<int> ProfileCommand::Run(const std::vector<std::string>& args) {
     auto rc = MakeStatsCommand()->Run({sum->report_path});
     if (!rc.ok()) std::fprintf(stderr, "%s\n", rc.status().message().c_str());
   }
-  return launched->exit_code;
+  return TargetExit(launched->exit_code, launched->term_signal,
+                    launched->session_ended_early);
 }
 
 Status BuildPlan(const ParsedFlags& flags, Plan* plan) {

@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 
+#include "cli/exit_codes.h"
 #include "cli/live_runner.h"
 #include "serving/live_session.h"
 
@@ -59,7 +60,8 @@ Result<int> RunRepeatedRanges(RepeatRun run, serving::ControlFile control) {
   if (left == 0 && live->finalizer().failures() == 0 && std::getenv("GSYS_KEEP_SESSION") == nullptr) {
     std::filesystem::remove_all(run.session_dir, ec);
   }
-  return launched->exit_code;
+  return TargetExit(launched->exit_code, launched->term_signal,
+                    launched->session_ended_early);
 }
 
 }  // namespace gsys::cli

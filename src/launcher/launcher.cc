@@ -14,6 +14,7 @@
 #include <ctime>
 
 #include "common/strings.h"
+#include "launcher/inherited_signals.h"
 
 namespace gsys::launcher {
 namespace {
@@ -33,8 +34,8 @@ bool IsExecutableFile(const std::string& path) {
 [[noreturn]] void ExecChild(const std::string& path, char** argv, char** envp,
                             const sigset_t& old_mask, bool show_output, int error_fd) {
   setpgid(0, 0);
-  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGCHLD, SIGTTOU, SIGTTIN}) std::signal(sig, SIG_DFL);
   sigprocmask(SIG_SETMASK, &old_mask, nullptr);
+  RestoreInheritedSignals();  // the snapshot's mask replaces old_mask when there is one
   if (!show_output) {
     int null_fd = open("/dev/null", O_WRONLY);
     if (null_fd >= 0) {

@@ -199,11 +199,11 @@ def case_sampling(gsys, prog, tmp, method=None, wrapper=None):
     check(meta and used in meta[0][0], f"GSYS_META cpu_sampling_method {meta} ({used})")
     if wrapper:
         check("perf_event_open refused" in meta[0][0], f"GSYS_META without the reason: {meta}")
+    # Every real-time signal the program leaves at SIG_DFL carries gsys's flush handler (the
+    # timer sampler's signal carries the sampler's instead); the program still sees SIG_DFL
+    # there (docs/reliability.md; tests/identity checks what sigaction reports).
     handlers = sigcgt_realtime(sigs)
-    if used == "perf_event":
-        check(handlers == [], f"perf_event sampling left real-time signal handlers {handlers}")
-    else:
-        check(len(handlers) == 1, f"timer sampling should have one handler, got {handlers}")
+    check(handlers == list(range(34, 65)), f"real-time signals caught: {handlers}")
     with open(os.path.join(tmp, "hot_cpu_sample_hotspots.csv")) as f:
         csv = f.read()
     check("hot_spin" in csv, f"hot_spin not in the report:\n{csv}")

@@ -11,6 +11,7 @@
 #include "capture/entry/context.h"
 #include "capture/entry/crash_handlers.h"
 #include "capture/entry/log.h"
+#include "capture/entry/signal_shadow.h"
 #include "capture/sink/sink.h"
 
 namespace gsys::capture {
@@ -38,6 +39,7 @@ void OnForkParent() {
 }
 
 void OnForkChild() {
+  SignalShadowForkChild();
   g_context.stream_id = MonotonicNs();
   SinkForkChild(g_context.stream_id);
   ForEachDomain([](CaptureDomain* d) { d->OnForkChild(); });

@@ -18,6 +18,7 @@
 
 #include "capture/clock/clock.h"
 #include "capture/entry/log.h"
+#include "capture/entry/signal_shadow.h"
 #include "capture/sink/sink.h"
 #include "capture/stack/ctxsw.h"
 #include "capture/stack/module_map.h"
@@ -108,7 +109,7 @@ void OnSignal(int, siginfo_t* si, void* uc) {
 int PickSignal() {
   for (int s = SIGRTMAX - 1; s >= SIGRTMIN + 4; --s) {
     struct sigaction old {};
-    if (sigaction(s, nullptr, &old) == 0 && old.sa_handler == SIG_DFL &&
+    if (ProgramSigaction(s, nullptr, &old) == 0 && old.sa_handler == SIG_DFL &&
         (old.sa_flags & SA_SIGINFO) == 0) {
       return s;
     }
@@ -118,7 +119,7 @@ int PickSignal() {
 
 bool OurHandlerInstalled() {
   struct sigaction cur {};
-  return sigaction(g_signal, nullptr, &cur) == 0 && (cur.sa_flags & SA_SIGINFO) != 0 &&
+  return RealSigaction(g_signal, nullptr, &cur) == 0 && (cur.sa_flags & SA_SIGINFO) != 0 &&
          cur.sa_sigaction == &OnSignal;
 }
 
@@ -326,7 +327,8 @@ bool InstallHandler() {
   sa.sa_sigaction = &OnSignal;
   sa.sa_flags = SA_SIGINFO | SA_RESTART;
   sigemptyset(&sa.sa_mask);
-  if (sigaction(g_signal, &sa, nullptr) != 0) {
+  // Through the shadow table: the program keeps seeing SIG_DFL there (signal_shadow.h).
+  if (!TakeOverSignal(g_signal, sa)) {
     Notice(format::StackNotice::kSamplingOff, 0, "cannot install the sampling signal handler");
     return false;
   }

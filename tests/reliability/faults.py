@@ -196,6 +196,26 @@ def case_raise_int():
     ended("int", 128 + signal.SIGINT)
 
 
+# Signals outside the old handled set lost their last flush period (issue 17, item 5): now
+# every signal whose default action ends the process flushes first (docs/reliability.md).
+def case_raise_other():
+    for end, sig in (("pipe", signal.SIGPIPE), ("usr1", signal.SIGUSR1),
+                     ("alrm", signal.SIGALRM), ("xcpu", signal.SIGXCPU),
+                     ("rtmin", signal.SIGRTMIN)):
+        ended(end, 128 + sig, extra=("--force-overwrite", "true"))
+
+
+def case_raise_early():
+    """A process that dies of SIGUSR1 right after its first ranges is in the report."""
+    cmd = [prog(), "traffic", str(THREADS), str(BEFORE), "usr1", "0"]
+    b = bare(cmd)
+    p, r = profile(cmd, "--osrt-threshold", "0")
+    same_as_bare(cmd, p, b)
+    check_report_opens(r)
+    eq(texts(r, "before"), THREADS * BEFORE, "every 'before' range")
+    eq(diag(r, "processes_without_exit_flush"), 0, "the process flushed at its end")
+
+
 def case_exit():
     ended("exit", 0)
 

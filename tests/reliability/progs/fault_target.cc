@@ -16,6 +16,8 @@
 //                            term      raise(SIGTERM)
 //                            int       raise(SIGINT)
 //                            kill      raise(SIGKILL)
+//                            pipe, usr1, alrm, xcpu, rtmin  raise that signal (default
+//                                      action: the process ends; gsys flushes all the same)
 //   handlers N             installs its own SIGTERM handler (exit 7) and SIGSEGV handler
 //                          (_exit 9, raw syscall), emits N "before" ranges, raises SIGTERM
 //   handlers_segv N        the same, then faults instead
@@ -121,6 +123,16 @@ int Traffic(int threads, int n, const std::string& end, int ms) {
     raise(SIGINT);
   } else if (end == "kill") {
     raise(SIGKILL);
+  } else if (end == "pipe") {
+    raise(SIGPIPE);
+  } else if (end == "usr1") {
+    raise(SIGUSR1);
+  } else if (end == "alrm") {
+    raise(SIGALRM);
+  } else if (end == "xcpu") {
+    raise(SIGXCPU);
+  } else if (end == "rtmin") {
+    raise(SIGRTMIN);
   }
   for (;;) pause();
 }

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "format/session_meta.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -73,15 +77,22 @@ Status WriteSessionMeta(const std::string& dir, const SessionMeta& meta) {
   return OkStatus();
 }
 
-Result<SessionMeta> ReadSessionMeta(const std::string& dir) {
+Result<SessionMeta> ReadSessionMeta(const std::string& dir, uid_t* owner) {
   std::string path = dir + "/" + kSessionMetaFile;
-  FILE* f = std::fopen(path.c_str(), "r");
-  if (f == nullptr) return Error(StatusCode::kNotFound, "no " + path);
+  // A hostile session directory may hold a FIFO (open would block), a symlink or a huge file.
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+  if (fd < 0) return Error(StatusCode::kNotFound, "no " + path);
+  struct stat st {};
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > kMaxSessionMetaBytes) {
+    ::close(fd);
+    return Error(StatusCode::kInvalidArgument, path + " is not a regular session.meta file");
+  }
+  if (owner != nullptr) *owner = st.st_uid;
   std::string text;
   char buf[4096];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof(buf), f)) > 0) text.append(buf, n);
-  std::fclose(f);
+  ssize_t n;
+  while ((n = ::read(fd, buf, sizeof(buf))) > 0) text.append(buf, static_cast<size_t>(n));
+  ::close(fd);
   return ParseSessionMeta(text);
 }
 

@@ -5,6 +5,8 @@
 // even when the launcher died. Not used by the capture library.
 #pragma once
 
+#include <sys/types.h>
+
 #include <map>
 #include <string>
 
@@ -21,6 +23,9 @@ SessionMeta ParseSessionMeta(const std::string& text);
 
 // Writes `meta` to DIR/session.meta (replacing it atomically); reads it back.
 Status WriteSessionMeta(const std::string& dir, const SessionMeta& meta);
-Result<SessionMeta> ReadSessionMeta(const std::string& dir);
+// Refuses anything but a regular file of at most kMaxSessionMetaBytes (no symlink, no FIFO);
+// `owner`, when given, receives the file's owner.
+inline constexpr long kMaxSessionMetaBytes = 1 << 20;
+Result<SessionMeta> ReadSessionMeta(const std::string& dir, uid_t* owner = nullptr);
 
 }  // namespace gsys::format

@@ -34,7 +34,8 @@ bool RecordCursor::Next(RecordView* out) {
 }
 
 Result<StreamFile> StreamFile::Open(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: a FIFO in a hostile session directory must not block the import.
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
   if (fd < 0) {
     return Error(errno == ENOENT ? StatusCode::kNotFound : StatusCode::kIoError,
                  "format: cannot open '" + path + "': " + std::strerror(errno));
@@ -43,6 +44,10 @@ Result<StreamFile> StreamFile::Open(const std::string& path) {
   if (fstat(fd, &st) != 0) {
     ::close(fd);
     return Error(StatusCode::kIoError, "format: cannot stat '" + path + "'");
+  }
+  if (!S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return Error(StatusCode::kInvalidArgument, "format: '" + path + "' is not a regular file");
   }
   StreamFile file;
   file.size_ = static_cast<size_t>(st.st_size);

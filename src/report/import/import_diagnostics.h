@@ -39,7 +39,10 @@ namespace gsys::report {
   X(kUnclosedRanges, "nvtx_unclosed_ranges", "info",                                              \
     "NVTX ranges still open when the capture ended; not written (nsys drops them too).")          \
   X(kUnknownStrings, "nvtx_unknown_registered_strings", "data_loss",                              \
-    "NVTX events referring to a registered string the capture never saw.")
+    "NVTX events referring to a registered string the capture never saw.")                        \
+  X(kSkippedSessionFiles, "raw_skipped_session_files", "error",                                   \
+    "Entries of the session directory named like streams that are not regular files (FIFO, "      \
+    "symlink, directory); not read.")
 
 enum class ImportCounter : int {
 #define GSYS_IMPORT_ENUM_(id, name, sev, help) id,

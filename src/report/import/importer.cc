@@ -36,7 +36,10 @@ struct StreamEntry {
   uint64_t stream_id = 0;
 };
 
-Result<std::vector<StreamEntry>> FindStreams(const std::string& dir) {
+// The session's streams, in start order. A directory entry named like a stream that is not a
+// regular file (a FIFO would block the import, a symlink could point anywhere, a directory
+// loop) is skipped and counted in `*skipped`.
+Result<std::vector<StreamEntry>> FindStreams(const std::string& dir, uint64_t* skipped) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) {
     return Error(StatusCode::kNotFound, "import: '" + dir + "' is not a session directory");
@@ -45,6 +48,11 @@ Result<std::vector<StreamEntry>> FindStreams(const std::string& dir) {
   for (const auto& e : fs::directory_iterator(dir, ec)) {
     std::string name = e.path().filename().string();
     if (!EndsWith(name, format::kStreamFileSuffix)) continue;
+    std::error_code type_ec;
+    if (!e.is_regular_file(type_ec) || e.is_symlink(type_ec)) {
+      ++*skipped;
+      continue;
+    }
     StreamEntry s;
     s.path = e.path().string();
     unsigned long pid = 0;
@@ -241,8 +249,11 @@ void AddStreamStats(const format::StreamStats& s, ImportCounters* c) {
 }  // namespace
 
 std::string DefaultReportPath(const std::string& session_dir) {
-  auto meta = format::ReadSessionMeta(session_dir);
-  if (meta.ok()) {
+  // session.meta's output is only trusted when the caller wrote it: another user's session
+  // directory must not choose which file `gsys import -f true` replaces.
+  uid_t owner = 0;
+  auto meta = format::ReadSessionMeta(session_dir, &owner);
+  if (meta.ok() && owner == geteuid()) {
     auto it = meta->find("output");
     if (it != meta->end() && !it->second.empty()) return it->second;
   }
@@ -255,8 +266,15 @@ std::string DefaultReportPath(const std::string& session_dir) {
 
 Result<ImportSummary> ImportSession(const ImportOptions& options) {
   auto t0 = std::chrono::steady_clock::now();
-  GSYS_ASSIGN_OR_RETURN(std::vector<StreamEntry> entries, FindStreams(options.session_dir));
+  uint64_t skipped_files = 0;
+  GSYS_ASSIGN_OR_RETURN(std::vector<StreamEntry> entries,
+                        FindStreams(options.session_dir, &skipped_files));
   std::error_code ec;
+  if (entries.empty() && !fs::exists(fs::path(options.session_dir) / format::kSessionMetaFile, ec)) {
+    return Error(StatusCode::kNotFound, "import: '" + options.session_dir +
+                                            "' holds no gsys session (no session.meta, no *" +
+                                            format::kStreamFileSuffix + " stream)");
+  }
   if (fs::exists(options.output_path, ec) && !options.force_overwrite) {
     return Error(StatusCode::kInvalidArgument,
                  "import: '" + options.output_path + "' exists (use -f/--force-overwrite true)");
@@ -265,6 +283,7 @@ Result<ImportSummary> ImportSession(const ImportOptions& options) {
   if (auto m = format::ReadSessionMeta(options.session_dir); m.ok()) meta = *m;
   std::vector<std::unique_ptr<format::StreamFile>> files;
   ImportSummary sum;
+  sum.counters[ImportCounter::kSkippedSessionFiles] += skipped_files;
   std::vector<std::string> stopped = FindStopMarkers(options.session_dir);
   sum.counters[ImportCounter::kCaptureWriteErrors] += stopped.size();
   for (const auto& e : entries) {

@@ -22,8 +22,8 @@ Result<format::SessionMeta> ReadOwnedKeyValues(const std::string& path) {
   if (fd < 0) {
     int err = errno;
     if (err == ENOENT) return Error(StatusCode::kNotFound, "cannot read '" + path + "'");
-    return Error(StatusCode::kInvalidArgument, "cannot read '" + path + "': " +
-                                                   (err == ELOOP ? "a symbolic link" : std::strerror(err)));
+    if (err == ELOOP) return Error(StatusCode::kInvalidArgument, "ignored '" + path + "': a symbolic link");
+    return Error(StatusCode::kInvalidArgument, "cannot read '" + path + "': " + std::strerror(err));
   }
   struct stat st {};
   std::string why;

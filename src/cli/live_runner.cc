@@ -213,12 +213,13 @@ Result<int> RunLive(const LiveRunOptions& o) {
   lso.hooks.upload = Upload;
   lso.max_repeat = o.max_range_windows;
   {
-    // Where `gsys start -o` names may point: the directory of the session's own reports.
+    // Where `gsys start -o` names may point: the directory of the session's own reports (the
+    // current one when the pattern cannot be expanded yet: its windows report that error, and
+    // the server must start anyway).
     auto first = serving::WindowReportPath(lso.naming, launcher::RealtimeNowNs());
-    if (!first.ok()) return Error(first.status().code(), prefix + first.status().message());
     std::error_code ec;
-    lso.request_output_dir =
-        fs::weakly_canonical(fs::absolute(fs::path(*first)).parent_path(), ec).string();
+    fs::path out_dir = first.ok() ? fs::absolute(fs::path(*first)).parent_path() : fs::current_path(ec);
+    lso.request_output_dir = fs::weakly_canonical(out_dir, ec).string();
   }
 
   launcher::LaunchOptions lo;

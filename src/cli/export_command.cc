@@ -6,6 +6,7 @@
 #include "cli/flags.h"
 #include "cli/output.h"
 #include "cli/subcommand.h"
+#include "common/output_path.h"
 #include "common/strings.h"
 #include "export/exporter.h"
 
@@ -65,7 +66,11 @@ class ExportCommand : public Subcommand {
                    "export: no input report given (usage: gsys export --type TYPE REPORT)");
     }
     export_::ExportOptions options;
-    options.output = flags.Last("output").value_or("");
+    if (auto out = flags.Last("output")) {
+      // Every output path goes through the one resolver (common/output_path.h).
+      GSYS_ASSIGN_OR_RETURN(options.output,
+                            ResolveOutputPath(*out, {"export: bad --output '" + *out + "'", ""}));
+    }
     options.overwrite = flags.Bool("force-overwrite", false);
     options.tables = flags.Last("tables").value_or("");
     const std::string& report = flags.positionals()[0];

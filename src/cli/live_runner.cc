@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
@@ -12,6 +13,7 @@
 
 #include "cli/exit_codes.h"
 #include "cli/stats_summary.h"
+#include "common/one_line.h"
 #include "common/strings.h"
 #include "format/session_meta.h"
 #include "launcher/launcher.h"
@@ -70,7 +72,11 @@ void HandleRequest(LiveState& st, const serving::PendingRequest& r, int64_t now)
     serving::WindowRequest w;
     if (auto it = r.fields.find("output"); it != r.fields.end()) w.output = it->second;
     if (auto it = r.fields.find("duration_ns"); it != r.fields.end()) {
-      w.duration_ns = ParseInt64(it->second).value_or(0);
+      w.duration_ns = std::max<int64_t>(0, ParseInt64(it->second).value_or(0));
+    }
+    if (Status ok = st.live->CheckRequest(w); !ok.ok()) {
+      serving::Respond(r, {{"error", ok.message()}});
+      return;
     }
     if (!st.live->Open(now, w)) {
       serving::Respond(r, {{"error", "a capture window is already open (gsys stop closes it)"}});
@@ -85,11 +91,12 @@ void HandleRequest(LiveState& st, const serving::PendingRequest& r, int64_t now)
   } else if (verb == "shutdown") {
     st.end_requested = true;
     if (auto it = r.fields.find("kill"); it != r.fields.end()) {
-      st.launch->kill_signal = static_cast<int>(ParseInt64(it->second).value_or(SIGTERM));
+      int64_t sig = ParseInt64(it->second).value_or(SIGTERM);
+      st.launch->kill_signal = sig >= 0 && sig < 65 ? static_cast<int>(sig) : SIGTERM;
     }
     serving::Respond(r, {{"ok", "1"}});
   } else {
-    serving::Respond(r, {{"error", "unknown request '" + verb + "'"}});
+    serving::Respond(r, {{"error", "unknown request '" + OneLine(verb, 64) + "'"}});
   }
 }
 
@@ -178,8 +185,10 @@ Result<int> RunLive(const LiveRunOptions& o) {
   info.pid = getpid();
   info.kind = o.verb;
   info.command = Join(o.argv, " ");
-  auto dir = serving::RegisterSession(root, info);
-  if (!dir.ok()) return Error(dir.status().code(), prefix + dir.status().message());
+  auto registered = serving::RegisterSession(root, info);
+  if (!registered.ok()) return Error(registered.status().code(), prefix + registered.status().message());
+  serving::RegisteredSession session = std::move(*registered);  // claimed until we return
+  const std::string* dir = &session.dir;
   capture.session_dir = *dir;
   bool range = !capture.capture_range.empty();
   auto control = serving::ControlFile::Create(*dir, false, capture.capture_range == "nvtx");
@@ -203,6 +212,15 @@ Result<int> RunLive(const LiveRunOptions& o) {
   lso.hooks.summarize = WriteStatsSummaries;
   lso.hooks.upload = Upload;
   lso.max_repeat = o.max_range_windows;
+  {
+    // Where `gsys start -o` names may point: the directory of the session's own reports (the
+    // current one when the pattern cannot be expanded yet: its windows report that error, and
+    // the server must start anyway).
+    auto first = serving::WindowReportPath(lso.naming, launcher::RealtimeNowNs());
+    std::error_code ec;
+    fs::path out_dir = first.ok() ? fs::absolute(fs::path(*first)).parent_path() : fs::current_path(ec);
+    lso.request_output_dir = fs::weakly_canonical(out_dir, ec).string();
+  }
 
   launcher::LaunchOptions lo;
   lo.argv = o.argv;

@@ -21,6 +21,8 @@
 #include "launcher/gpu_metrics.h"
 #include "launcher/launcher.h"
 #include "launcher/output_name.h"
+#include "launcher/resolve_output.h"
+#include "launcher/session_dir.h"
 #include "cli/profile_repeat.h"
 #include "serving/control_file.h"
 #include "report/import/importer.h"
@@ -281,8 +283,9 @@ Result<int> ProfileCommand::Run(const std::vector<std::string>& args) {
   Plan plan;
   GSYS_RETURN_IF_ERROR(BuildPlan(flags, &plan));
   std::error_code ec;
-  fs::create_directories(plan.capture.session_dir, ec);
-  if (ec) return Error(StatusCode::kIoError, "profile: cannot create '" + plan.capture.session_dir + "': " + ec.message());
+  // Exclusive: a second run with the same resolved -o stops here, before its target starts.
+  GSYS_ASSIGN_OR_RETURN(launcher::SessionDirLock session_lock,
+                        launcher::ClaimSessionDir(plan.capture.session_dir, "profile"));
   GSYS_RETURN_IF_ERROR(format::WriteSessionMeta(plan.capture.session_dir, plan.meta));
   plan.launch.env = launcher::BuildCaptureEnv(plan.launch.env, flags.All("env-var"), plan.capture);
   launcher::GpuMetricsSampler sampler;
@@ -436,7 +439,7 @@ Status BuildPlan(const ParsedFlags& flags, Plan* plan) {
     std::error_code e;
     return fs::exists(base + ".gsys-rep", e) || fs::exists(base + ".gsys-session", e);
   };
-  GSYS_ASSIGN_OR_RETURN(std::string base, launcher::ExpandOutputPattern(flags.Last("output").value_or("report%n"), oc));
+  GSYS_ASSIGN_OR_RETURN(std::string base, launcher::ResolveOutputPattern(flags.Last("output").value_or("report%n"), oc, "profile"));
   if (EndsWith(base, ".gsys-rep")) base.resize(base.size() - 9);
   plan->report_pattern = base + ".gsys-rep";
   plan->report_path = plan->report_pattern;
@@ -451,7 +454,6 @@ Status BuildPlan(const ParsedFlags& flags, Plan* plan) {
   size_t at;
   while ((at = session.find('\x02')) != std::string::npos) session.replace(at, 1, "gsys" + std::to_string(getpid()));
   c.session_dir = fs::absolute(session + ".gsys-session").string();
-  if (fs::exists(c.session_dir, ec)) fs::remove_all(c.session_dir, ec);
   int64_t now = launcher::MonotonicNowNs();
   if (delay > 0) c.capture_start_ns = now + delay;
   if (duration > 0) {

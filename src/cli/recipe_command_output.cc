@@ -8,54 +8,72 @@
 
 #include "cli/output.h"
 #include "cli/recipe_command.h"
+#include "common/output_path.h"
 #include "common/strings.h"
 
 namespace gsys::cli {
 
-Result<std::string> ExpandOutputPattern(const std::string& pattern) {
-  auto expand = [&](int64_t n) -> Result<std::string> {
-    std::string out;
-    for (size_t i = 0; i < pattern.size(); ++i) {
-      if (pattern[i] != '%' || i + 1 == pattern.size()) {
-        out += pattern[i];
-        continue;
-      }
-      char c = pattern[++i];
-      if (c == '%') {
-        out += '%';
-      } else if (c == 'h') {
-        char host[HOST_NAME_MAX + 1] = {};
-        ::gethostname(host, sizeof(host) - 1);
-        out += host;
-      } else if (c == 'p') {
-        out += std::to_string(::getpid());
-      } else if (c == 'n') {
-        out += std::to_string(n);
-      } else if (c == 'q' && i + 1 < pattern.size() && pattern[i + 1] == '{') {
-        size_t close = pattern.find('}', i);
-        if (close == std::string::npos) {
-          return Error(StatusCode::kInvalidArgument,
-                       "recipe: --output: unterminated %q{ in '" + pattern + "'");
-        }
-        std::string var = pattern.substr(i + 2, close - i - 2);
-        const char* value = std::getenv(var.c_str());
-        if (!value) {
-          return Error(StatusCode::kInvalidArgument,
-                       "recipe: --output: environment variable '" + var + "' is not set");
-        }
-        out += value;
-        i = close;
-      } else {
-        return Error(StatusCode::kInvalidArgument, "recipe: --output: unknown pattern '%" +
-                                                       std::string(1, c) + "' in '" + pattern +
-                                                       "' (expected %q{ENV}, %h, %p, %n, %%)");
-      }
+namespace {
+
+// Expands every pattern item; %q{} values come from `values`.
+Result<std::string> ExpandRecipePattern(const std::string& pattern, int64_t n,
+                                        const ValueLookup& values) {
+  std::string out;
+  for (size_t i = 0; i < pattern.size(); ++i) {
+    if (pattern[i] != '%' || i + 1 == pattern.size()) {
+      out += pattern[i];
+      continue;
     }
-    return out;
+    char c = pattern[++i];
+    if (c == '%') {
+      out += '%';
+    } else if (c == 'h') {
+      char host[HOST_NAME_MAX + 1] = {};
+      ::gethostname(host, sizeof(host) - 1);
+      out += host;
+    } else if (c == 'p') {
+      out += std::to_string(::getpid());
+    } else if (c == 'n') {
+      out += std::to_string(n);
+    } else if (c == 'q' && i + 1 < pattern.size() && pattern[i + 1] == '{') {
+      size_t close = pattern.find('}', i);
+      if (close == std::string::npos) {
+        return Error(StatusCode::kInvalidArgument,
+                     "recipe: --output: unterminated %q{ in '" + pattern + "'");
+      }
+      std::string var = pattern.substr(i + 2, close - i - 2);
+      const char* value = values ? values(var) : nullptr;
+      if (!value) {
+        return Error(StatusCode::kInvalidArgument,
+                     "recipe: --output: environment variable '" + var + "' is not set");
+      }
+      out += value;
+      i = close;
+    } else {
+      return Error(StatusCode::kInvalidArgument, "recipe: --output: unknown pattern '%" +
+                                                     std::string(1, c) + "' in '" + pattern +
+                                                     "' (expected %q{ENV}, %h, %p, %n, %%)");
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<std::string> ExpandOutputPattern(const std::string& pattern) {
+  // %q{} values must not move the output directory (common/output_path.h); %n picks the first
+  // free name of the checked pattern.
+  ValueLookup env = [](const std::string& name) { return std::getenv(name.c_str()); };
+  OutputPathRules rules{"recipe: bad --output '" + pattern + "'", ""};
+  auto resolve = [&](int64_t n) {
+    PatternExpander expand = [&](const ValueLookup& values) {
+      return ExpandRecipePattern(pattern, n, values);
+    };
+    return ResolveOutputPath(expand, env, rules);
   };
-  if (pattern.find("%n") == std::string::npos) return expand(0);
+  if (pattern.find("%n") == std::string::npos) return resolve(0);
   for (int64_t n = 1;; ++n) {
-    GSYS_ASSIGN_OR_RETURN(std::string path, expand(n));
+    GSYS_ASSIGN_OR_RETURN(std::string path, resolve(n));
     std::error_code ec;
     if (!std::filesystem::exists(path, ec)) return path;
   }

@@ -5,6 +5,7 @@
 
 #include "cli/flags.h"
 #include "cli/subcommand.h"
+#include "common/one_line.h"
 #include "serving/session_registry.h"
 
 namespace gsys::cli {
@@ -39,11 +40,13 @@ class SessionsCommand : public Subcommand {
       return Error(StatusCode::kInvalidArgument, "sessions: expected 'list' (usage: gsys sessions list)");
     }
     const char* root = std::getenv("GSYS_SESSIONS_DIR");
-    GSYS_ASSIGN_OR_RETURN(auto all, serving::ListSessions(serving::SessionsRoot(root ? root : "")));
+    auto all = serving::ListSessions(serving::SessionsRoot(root ? root : ""));
+    if (!all.ok()) return Error(all.status().code(), "sessions: " + all.status().message());
     if (flags.Bool("show-header", true)) std::printf("%-24s %8s  %-7s %s\n", "NAME", "PID", "KIND", "COMMAND");
-    for (const auto& s : all) {
+    for (const auto& s : *all) {
       if (!s.alive) continue;
-      std::printf("%-24s %8d  %-7s %s\n", s.name.c_str(), static_cast<int>(s.pid), s.kind.c_str(), s.command.c_str());
+      std::printf("%-24s %8d  %-7s %s\n", s.name.c_str(), static_cast<int>(s.pid), OneLine(s.kind, 16).c_str(),
+                  OneLine(s.command, 400).c_str());
     }
     return 0;
   }

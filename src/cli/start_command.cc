@@ -5,6 +5,7 @@
 
 #include "cli/flags.h"
 #include "cli/subcommand.h"
+#include "common/one_line.h"
 #include "cli/time_spec.h"
 #include "serving/session_registry.h"
 
@@ -58,7 +59,7 @@ class StartCommand : public Subcommand {
     GSYS_ASSIGN_OR_RETURN(serving::SessionInfo session, FindLiveSession("start", flags));
     auto answer = serving::SendRequest(session, req, 10000);
     if (!answer.ok()) return Error(answer.status().code(), "start: " + answer.status().message());
-    if (answer->count("error")) return Error(StatusCode::kInvalidArgument, "start: " + answer->at("error"));
+    if (answer->count("error")) return Error(StatusCode::kInvalidArgument, "start: " + OneLine(answer->at("error")));
     std::fprintf(stderr, "gsys: session '%s': window %s recording\n", session.name.c_str(),
                  answer->count("window") ? answer->at("window").c_str() : "?");
     return 0;

@@ -5,6 +5,7 @@
 
 #include "cli/flags.h"
 #include "cli/subcommand.h"
+#include "common/one_line.h"
 #include "serving/session_registry.h"
 
 namespace gsys::cli {
@@ -45,8 +46,8 @@ class StopCommand : public Subcommand {
     GSYS_ASSIGN_OR_RETURN(serving::SessionInfo session, FindLiveSession("stop", flags));
     auto answer = serving::SendRequest(session, {{"verb", "stop"}}, 600000);
     if (!answer.ok()) return Error(answer.status().code(), "stop: " + answer.status().message());
-    if (answer->count("error")) return Error(StatusCode::kInvalidArgument, "stop: " + answer->at("error"));
-    std::printf("gsys: generated %s\n", answer->count("report") ? answer->at("report").c_str() : "?");
+    if (answer->count("error")) return Error(StatusCode::kInvalidArgument, "stop: " + OneLine(answer->at("error")));
+    std::printf("gsys: generated %s\n", answer->count("report") ? OneLine(answer->at("report"), 4096).c_str() : "?");
     return 0;
   }
 };

@@ -63,7 +63,16 @@ int LiveSession::Finish(int64_t now, int64_t deadline_ns) {
 
 Result<std::string> LiveSession::ReportPathFor(const WindowRequest& request) {
   ReportNaming naming = options_.naming;
-  if (!request.output.empty()) naming.output = request.output;
+  if (!request.output.empty()) {
+    // The name comes from another process (a request file): it may only place the report
+    // inside the session's output directory.
+    if (options_.request_output_dir.empty()) {
+      return Error(StatusCode::kInvalidArgument, "this session takes no output names");
+    }
+    const std::string& dir = options_.request_output_dir;
+    naming.output = request.output[0] == '/' ? request.output : dir + "/" + request.output;
+    naming.confine_to = dir;
+  }
   auto fs_exists = naming.exists;
   naming.exists = [&](const std::string& p) {
     return reserved_.count(p) != 0 || (fs_exists && fs_exists(p));

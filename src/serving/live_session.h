@@ -28,6 +28,9 @@ struct LiveSessionOptions {
   std::string upload;           // default destination ("" = none)
   FinalizeHooks hooks;
   int64_t max_repeat = 0;       // range windows: finalize at most this many (0 = all)
+  // Outputs named by requests (`gsys start -o`) must lie inside this directory (absolute; a
+  // relative name starts here). "" = no request may name an output.
+  std::string request_output_dir;
 };
 
 // Overrides for one launcher-opened window (`gsys start -o OUT -d SEC`).
@@ -43,6 +46,8 @@ class LiveSession {
       : options_(std::move(options)), control_(std::move(control)), finalizer_(options_.hooks) {}
 
   bool window_open() const { return open_.has_value(); }
+  // Whether the report name `request` asks for is allowed (request_output_dir), before Open.
+  Status CheckRequest(const WindowRequest& request) { return ReportPathFor(request).status(); }
   // Opens a launcher window now; false when one is open already.
   bool Open(int64_t now, const WindowRequest& request = {});
   // Closes the launcher window and starts its finalizer; false when none is open.

@@ -4,7 +4,9 @@
 #include <ctime>
 
 #include "common/strings.h"
+#include "common/output_path.h"
 #include "launcher/output_name.h"
+#include "launcher/resolve_output.h"
 
 namespace gsys::serving {
 namespace {
@@ -45,8 +47,12 @@ Result<std::string> WindowReportPath(const ReportNaming& n, int64_t utc_ns) {
     oc.pid = n.pid;
     oc.getenv = n.getenv;
     oc.exists = [&](const std::string& b) { return n.exists && n.exists(b + ".gsys-rep"); };
-    GSYS_ASSIGN_OR_RETURN(base, launcher::ExpandOutputPattern(n.output, oc));
+    GSYS_ASSIGN_OR_RETURN(base, launcher::ResolveOutputPattern(n.output, oc, "", n.confine_to));
     if (EndsWith(base, ".gsys-rep")) base.resize(base.size() - 9);
+  }
+  if (is_dir && !n.confine_to.empty()) {
+    OutputPathRules rules{"bad --output '" + n.output + "'", n.confine_to};
+    GSYS_ASSIGN_OR_RETURN(base, ResolveOutputPath(base, rules));
   }
   std::string path = base + ".gsys-rep";
   for (int i = 2; n.exists && n.exists(path) && i < 100000; ++i) {

@@ -21,10 +21,12 @@ struct ReportNaming {
   std::string pid;           // gsys's pid (names without rank), and %p's value
   std::function<const char*(const std::string&)> getenv;
   std::function<bool(const std::string&)> exists;  // a path is taken
+  std::string confine_to;    // "" = anywhere; else the path must stay inside (output_path.h)
 };
 
 // The report path (with .gsys-rep) for a window starting at `utc_ns`. A taken name gets "-2",
-// "-3", ... before the extension.
+// "-3", ... before the extension. Every name passes the output-path resolver
+// (common/output_path.h): a %q{} value cannot climb or make it absolute.
 Result<std::string> WindowReportPath(const ReportNaming& naming, int64_t utc_ns);
 
 // The default base name (no folder, no extension).

@@ -2,17 +2,20 @@
 #include "serving/session_registry.h"
 
 #include <signal.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
+#include "common/one_line.h"
 #include "format/session_meta.h"
 #include "launcher/launcher.h"
+#include "serving/owned_file.h"
 
 namespace gsys::serving {
 namespace {
@@ -21,25 +24,21 @@ namespace fs = std::filesystem;
 
 bool Alive(pid_t pid) { return pid > 0 && (kill(pid, 0) == 0 || errno == EPERM); }
 
-Result<KeyValues> ReadKeyValues(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return Error(StatusCode::kNotFound, "cannot read '" + path + "'");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return format::ParseSessionMeta(ss.str());
-}
+Result<KeyValues> ReadKeyValues(const std::string& path) { return ReadOwnedKeyValues(path); }
 
 Status WriteKeyValues(const std::string& path, const KeyValues& kv) {
-  std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp);
-    out << format::SerializeSessionMeta(kv);
-    if (!out) return Error(StatusCode::kIoError, "cannot write '" + tmp + "'");
+  return WriteOwnedKeyValues(path, kv);
+}
+
+// Session names become directory names under ROOT: no separators, no "..", no hidden names.
+bool ValidName(const std::string& name) {
+  if (name.empty() || name.size() > 128 || name[0] == '.') return false;
+  for (char c : name) {
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '-' || c == '_' || c == '.';
+    if (!ok) return false;
   }
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
-  if (ec) return Error(StatusCode::kIoError, "cannot write '" + path + "': " + ec.message());
-  return OkStatus();
+  return true;
 }
 
 Result<SessionInfo> ReadInfo(const fs::path& dir) {
@@ -61,30 +60,42 @@ std::string SessionsRoot(const std::string& override_dir) {
   return "/tmp/gsys-sessions-" + std::to_string(getuid());
 }
 
-Result<std::string> RegisterSession(const std::string& root, const SessionInfo& info) {
-  std::error_code ec;
+Result<RegisteredSession> RegisterSession(const std::string& root, const SessionInfo& info) {
+  if (!ValidName(info.name)) {
+    return Error(StatusCode::kInvalidArgument, "bad session name '" + OneLine(info.name, 200) +
+                                                   "' (letters, digits, '.', '_', '-'; not "
+                                                   "starting with '.')");
+  }
+  GSYS_RETURN_IF_ERROR(launcher::EnsurePrivateDir(root, ""));
   fs::path dir = fs::path(root) / info.name;
-  if (fs::exists(dir / "info", ec)) {
+  auto lock = launcher::ClaimSessionDir(dir.string(), "");
+  if (!lock.ok()) {
     auto old = ReadInfo(dir);
     if (old.ok() && old->alive) {
       return Error(StatusCode::kInvalidArgument, "session '" + info.name + "' exists (gsys pid " +
                                                      std::to_string(old->pid) + ")");
     }
-    fs::remove_all(dir, ec);
+    return lock.status();
   }
-  fs::create_directories(dir / "requests", ec);
-  if (ec) return Error(StatusCode::kIoError, "cannot create '" + dir.string() + "': " + ec.message());
-  fs::permissions(root, fs::perms::owner_all, ec);
+  if (::mkdir((dir / "requests").c_str(), 0700) != 0) {
+    return Error(StatusCode::kIoError, "cannot create '" + (dir / "requests").string() + "': " +
+                                           std::strerror(errno));
+  }
   KeyValues kv{{"pid", std::to_string(info.pid)}, {"kind", info.kind}, {"command", info.command}};
   GSYS_RETURN_IF_ERROR(WriteKeyValues((dir / "info").string(), kv));
-  return dir.string();
+  return RegisteredSession{dir.string(), std::move(*lock)};
 }
 
 Result<std::vector<SessionInfo>> ListSessions(const std::string& root) {
   std::vector<SessionInfo> out;
   std::error_code ec;
-  if (!fs::is_directory(root, ec)) return out;
+  struct stat st {};
+  if (::lstat(root.c_str(), &st) != 0) return out;
+  // A ROOT another user made (or could write) may list sessions of theirs, and would receive
+  // this user's requests: refuse it as the launcher does.
+  GSYS_RETURN_IF_ERROR(launcher::EnsurePrivateDir(root, ""));
   for (const auto& e : fs::directory_iterator(root, ec)) {
+    if (e.is_symlink(ec) || !e.is_directory(ec)) continue;
     auto s = ReadInfo(e.path());
     if (s.ok()) out.push_back(*s);
   }
@@ -149,7 +160,10 @@ std::vector<PendingRequest> TakeRequests(const std::string& session_dir) {
     r.id = name.substr(0, name.size() - 4);
     auto kv = ReadKeyValues(e.path().string());
     fs::remove(e.path(), ec);
-    if (!kv.ok()) continue;
+    if (!kv.ok()) {
+      std::fprintf(stderr, "gsys: warning: %s\n", OneLine(kv.status().message()).c_str());
+      continue;
+    }
     r.fields = *kv;
     r.response_file = (dir / (r.id + ".resp")).string();
     out.push_back(r);

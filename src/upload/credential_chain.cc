@@ -6,6 +6,7 @@
 #include <sstream>
 #include <vector>
 
+#include "common/one_line.h"
 #include "common/strings.h"
 #include "upload/aws_config_files.h"
 #include "upload/json_fields.h"
@@ -34,7 +35,7 @@ Result<AwsCredentials> FromJsonDocument(const std::string& body, const std::stri
     return it == fields->end() ? std::string() : it->second;
   };
   if (auto code = get("Code"); !code.empty() && code != "Success") {
-    return Error(StatusCode::kIoError, "upload: " + source + " reports '" + code + "' instead of credentials");
+    return Error(StatusCode::kIoError, "upload: " + source + " reports '" + OneLine(code, 64) + "' instead of credentials");
   }
   AwsCredentials c;
   c.access_key_id = get("AccessKeyId");
@@ -141,7 +142,7 @@ Result<std::optional<AwsCredentials>> CredentialsFromContainer(const Environment
     GSYS_ASSIGN_OR_RETURN(r, http->Send(req));
     if (r.status != 0 && r.status < 500) break;
   }
-  if (r.status == 0) return Error(StatusCode::kIoError, "upload: " + source + " did not answer (" + r.transport_error + ")");
+  if (r.status == 0) return Error(StatusCode::kIoError, "upload: " + source + " did not answer (" + OneLine(r.transport_error, 300) + ")");
   if (r.status != 200) return Error(StatusCode::kIoError, "upload: " + source + " answered HTTP " + std::to_string(r.status));
   GSYS_ASSIGN_OR_RETURN(AwsCredentials c, FromJsonDocument(r.body, source));
   return std::optional<AwsCredentials>(c);
@@ -166,7 +167,7 @@ Result<std::optional<AwsCredentials>> CredentialsFromInstanceMetadata(const Envi
   if (roles.status == 404) return Error(StatusCode::kIoError, "upload: this EC2 instance has no IAM role (instance metadata answered 404)");
   if (roles.status != 200) {
     return Error(StatusCode::kIoError, "upload: " + source + " answered " +
-                                           (roles.status ? "HTTP " + std::to_string(roles.status) : roles.transport_error) +
+                                           (roles.status ? "HTTP " + std::to_string(roles.status) : OneLine(roles.transport_error, 300)) +
                                            " for the role name");
   }
   std::string role(Trim(Split(roles.body, '\n')[0]));
@@ -178,10 +179,10 @@ Result<std::optional<AwsCredentials>> CredentialsFromInstanceMetadata(const Envi
   GSYS_ASSIGN_OR_RETURN(HttpResponse doc, http->Send(cred_req));
   if (doc.status != 200) {
     return Error(StatusCode::kIoError, "upload: " + source + " answered " +
-                                           (doc.status ? "HTTP " + std::to_string(doc.status) : doc.transport_error) +
-                                           " for role '" + role + "'");
+                                           (doc.status ? "HTTP " + std::to_string(doc.status) : OneLine(doc.transport_error, 300)) +
+                                           " for role '" + OneLine(role, 128) + "'");
   }
-  GSYS_ASSIGN_OR_RETURN(AwsCredentials c, FromJsonDocument(doc.body, source + " (role '" + role + "')"));
+  GSYS_ASSIGN_OR_RETURN(AwsCredentials c, FromJsonDocument(doc.body, source + " (role '" + OneLine(role, 128) + "')"));
   return std::optional<AwsCredentials>(c);
 }
 

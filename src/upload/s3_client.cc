@@ -10,6 +10,7 @@
 #include <ctime>
 #include <thread>
 
+#include "common/one_line.h"
 #include "common/strings.h"
 #include "upload/crypto.h"
 #include "upload/retry.h"
@@ -57,14 +58,62 @@ Status HashFileRange(const std::string& file, uint64_t offset, uint64_t length,
   return OkStatus();
 }
 
+namespace {
+
+bool IsHex(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+
+void ReplaceAll(std::string* text, const std::string& what, const std::string& with) {
+  for (size_t at = text->find(what); at != std::string::npos; at = text->find(what, at + with.size())) {
+    text->replace(at, what.size(), with);
+  }
+}
+
+}  // namespace
+
 std::string Redact(std::string text, const AwsCredentials& credentials) {
   for (const std::string* secret : {&credentials.secret_access_key, &credentials.session_token}) {
     if (secret->size() < 4) continue;
-    for (size_t at = text.find(*secret); at != std::string::npos; at = text.find(*secret, at)) {
-      text.replace(at, secret->size(), "[redacted]");
+    ReplaceAll(&text, *secret, "[redacted]");
+  }
+  const std::string& id = credentials.access_key_id;
+  if (id.size() > 4) ReplaceAll(&text, id, "..." + id.substr(id.size() - 4));
+  std::string out;
+  for (size_t i = 0; i < text.size();) {
+    size_t j = i;
+    while (j < text.size() && IsHex(text[j])) ++j;
+    if (j - i >= 64) {  // a signature, also inside a longer run
+      out += "[signature]";
+    } else {
+      out.append(text, i, std::max<size_t>(j - i, 1));
+    }
+    i = std::max(j, i + 1);
+  }
+  return out;
+}
+
+std::string SafeMessage(const std::string& text, const AwsCredentials& credentials) {
+  return OneLine(Redact(OneLine(text, 1 << 16), credentials), 2048);
+}
+
+std::string DescribeS3Failure(const std::string& display, const std::string& what,
+                              const HttpResponse& r, const std::string& base_url, int attempts,
+                              const AwsCredentials& credentials) {
+  std::string why;
+  if (r.status == 0) {
+    why = OneLine(r.transport_error, 300) + " (" + base_url + ")";
+  } else {
+    why = "HTTP " + std::to_string(r.status);
+    S3Error err;
+    if (ParseS3Error(r.body, &err)) {
+      if (!err.code.empty()) why += " " + OneLine(err.code, 64);
+      if (!err.message.empty()) why += ": " + OneLine(err.message, 300);
     }
   }
-  return text;
+  std::string tries = std::to_string(attempts) + (attempts == 1 ? " attempt" : " attempts");
+  std::string msg = "upload: " + display + ": " + what + " failed: " + why + " (" + tries;
+  if (r.status == 403 || r.status == 400 || r.status == 401) msg += "; " + credentials.Describe();
+  msg += ")";
+  return SafeMessage(msg, credentials);
 }
 
 S3Client::S3Client(HttpClient* http, S3Location location, AwsCredentials credentials,
@@ -79,7 +128,7 @@ S3Client::S3Client(HttpClient* http, S3Location location, AwsCredentials credent
       sleep_ms_([](int ms) { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); }) {}
 
 void S3Client::Log(const std::string& line) const {
-  if (options_.log) options_.log(Redact(line, credentials_));
+  if (options_.log) options_.log(SafeMessage(line, credentials_));
 }
 
 uint64_t S3Client::PartSizeFor(uint64_t size) const {
@@ -118,22 +167,7 @@ HttpRequest S3Client::Sign(const Call& call) {
 }
 
 std::string S3Client::Describe(const Call& call, const HttpResponse& r, int attempts) const {
-  std::string why;
-  if (r.status == 0) {
-    why = r.transport_error + " (" + location_.base_url + ")";
-  } else {
-    why = "HTTP " + std::to_string(r.status);
-    S3Error err;
-    if (ParseS3Error(r.body, &err)) {
-      if (!err.code.empty()) why += " " + err.code;
-      if (!err.message.empty()) why += ": " + err.message;
-    }
-  }
-  std::string tries = std::to_string(attempts) + (attempts == 1 ? " attempt" : " attempts");
-  std::string msg = "upload: " + display_ + ": " + call.what + " failed: " + why + " (" + tries;
-  if (r.status == 403 || r.status == 400 || r.status == 401) msg += "; " + credentials_.Describe();
-  msg += ")";
-  return Redact(msg, credentials_);
+  return DescribeS3Failure(display_, call.what, r, location_.base_url, attempts, credentials_);
 }
 
 Result<HttpResponse> S3Client::Execute(const Call& call) {
@@ -154,8 +188,9 @@ Result<HttpResponse> S3Client::Execute(const Call& call) {
       return Error(StatusCode::kIoError, Describe(call, r, attempt));
     }
     int delay = backoff.DelayMs(attempt);
-    std::string why = r.status == 0 ? r.transport_error : "HTTP " + std::to_string(r.status) +
-                                                              (error_body ? " " + err.code : "");
+    std::string why = r.status == 0 ? OneLine(r.transport_error, 300)
+                                    : "HTTP " + std::to_string(r.status) +
+                                          (error_body ? " " + OneLine(err.code, 64) : "");
     Log("upload: " + display_ + ": " + call.what + " attempt " + std::to_string(attempt) + "/" +
         std::to_string(max_attempts) + " failed (" + why + "); retrying in " +
         std::to_string(delay) + " ms");
@@ -165,7 +200,11 @@ Result<HttpResponse> S3Client::Execute(const Call& call) {
 
 bool S3Client::Relocate(const HttpResponse& r) {
   std::string region = r.Header("x-amz-bucket-region");
-  if (!relocate_ || relocated_ || !aws_endpoint_ || region.empty() || region == location_.region ||
+  // A region name is lowercase letters, digits and '-' ("eu-west-1"); anything else in the
+  // header is not followed (it would become part of a host name and of log lines).
+  bool valid = !region.empty() && region.size() <= 32 &&
+               region.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-") == std::string::npos;
+  if (!relocate_ || relocated_ || !aws_endpoint_ || !valid || region == location_.region ||
       (r.status != 301 && r.status != 307 && r.status != 400)) {
     return false;
   }

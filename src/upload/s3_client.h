@@ -73,8 +73,21 @@ class S3Client {
 Status HashFileRange(const std::string& file, uint64_t offset, uint64_t length,
                      std::string* sha256, std::string* md5);
 
-// Replaces every occurrence of the secret key and the session token in `text` (defense in
-// depth: no message should hold them in the first place).
+// Replaces every occurrence of the secret key and the session token in `text` by
+// "[redacted]", the full access key id by its documented form "...ABCD" (last four), and any
+// run of 64 or more hex digits (a SigV4 signature a server echoes back) by "[signature]". Defense in
+// depth: no message should hold them in the first place.
 std::string Redact(std::string text, const AwsCredentials& credentials);
+
+// `text` as gsys prints it: Redact, then one printable line (common/one_line.h), at most
+// 2 KiB. Every upload message passes here; text from a server may hold anything.
+std::string SafeMessage(const std::string& text, const AwsCredentials& credentials);
+
+// What a failed S3 call reports: "upload: DISPLAY: WHAT failed: HTTP 403 Code: Message (N
+// attempts; access key ...ABCD from SOURCE)". The parts from the server (error code and
+// message of an <Error> body, the transport error) are cut to a bounded length.
+std::string DescribeS3Failure(const std::string& display, const std::string& what,
+                              const HttpResponse& response, const std::string& base_url,
+                              int attempts, const AwsCredentials& credentials);
 
 }  // namespace gsys::upload

@@ -168,6 +168,27 @@ TEST_F(S3ClientTest, ClientErrorsAreNotRetriedAndSecretsAreRedacted) {
   EXPECT_NE(s.message().find("[redacted]"), std::string::npos);
 }
 
+TEST_F(S3ClientTest, ServerTextIsOneLineWithoutKeyIdOrSignature) {
+  // A hostile store: terminal escapes, CR/LF with a forged line, and the request's own
+  // Authorization header echoed back.
+  FakeHttpClient http([](const HttpRequest& r) {
+    std::string auth;
+    for (const auto& [k, v] : r.headers) {
+      if (k == "Authorization") auth = v;
+    }
+    return Respond(403, "<Error><Code>Access\x1b[2JDenied</Code><Message>no\r\ngsys: uploaded "
+                        "r to s3://b/ OK \xc2\x9b\xff " + auth + "</Message></Error>");
+  });
+  Status s = Client(&http).Upload("k", file_, data_.size());
+  const std::string& m = s.message();
+  for (char c : m) EXPECT_FALSE(static_cast<unsigned char>(c) < 0x20 || c == 0x7f) << m;
+  EXPECT_EQ(m.find("AKIDTEST"), std::string::npos) << m;
+  EXPECT_NE(m.find("...TEST"), std::string::npos) << m;
+  EXPECT_NE(m.find("Signature=[signature]"), std::string::npos) << m;
+  EXPECT_NE(m.find("\\r\\ngsys: uploaded"), std::string::npos) << m;
+  EXPECT_NE(m.find("\\xc2\\x9b\\xff"), std::string::npos) << m;
+}
+
 TEST_F(S3ClientTest, FollowsTheBucketRegionOnce) {
   FakeHttpClient http([](const HttpRequest& r) {
     if (r.url.find("eu-west-1") != std::string::npos) return Respond(200);

@@ -6,6 +6,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "common/one_line.h"
+#include "common/output_path.h"
 #include "upload/destination.h"
 #include "upload/environment.h"
 #include "upload/file_upload.h"
@@ -29,14 +31,26 @@ Status UploadFile(const std::string& local_path, const std::string& dest,
   std::string name = BaseName(local_path);
   Environment env = ProcessEnvironment();
   GSYS_ASSIGN_OR_RETURN(UploadOptions opts, ApplyEnvironmentOverrides(options, env));
-  if (d.kind == DestinationKind::kFile) return CopyFileAtomically(local_path, d.prefix, name);
+  // Last line of defense for log injection: whatever a message carries (a server's text, a
+  // file name), it reaches the log as one printable line.
+  if (opts.log) {
+    opts.log = [log = opts.log](const std::string& line) { log(OneLine(line, 4096)); };
+  }
+  if (d.kind == DestinationKind::kFile) {
+    // The copy must land in the destination directory, whatever the file is called.
+    OutputPathRules rules{"upload: bad destination name '" + OneLine(name, 200) + "'", d.prefix};
+    GSYS_RETURN_IF_ERROR(ResolveOutputPath(name, rules).status());
+    return CopyFileAtomically(local_path, d.prefix, name);
+  }
   S3UploadRequest req;
   req.local_path = local_path;
   req.size = static_cast<uint64_t>(st.st_size);
   req.bucket = d.bucket;
   req.key = d.prefix + name;
   req.display_dest = "s3://" + d.bucket + "/" + req.key;
-  return UploadToS3(req, opts, env);
+  Status s = UploadToS3(req, opts, env);
+  if (s.ok()) return s;
+  return Error(s.code(), OneLine(s.message(), 4096));
 }
 
 }  // namespace gsys::upload

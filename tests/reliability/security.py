@@ -8,15 +8,38 @@
                target starts
   no_shell     no source file under src/ calls system(), popen() or a shell; the stats '@CMD'
                output runs CMD split on spaces, without a shell (';' is a plain argument)
+  session_root      (root: the attacker is `nobody`) a sessions root another user made, a
+               symlink to a directory, or a group/other-writable one is refused by `gsys launch`
+               (one line naming it, exit 2, the target does not start, nothing written through
+               the link)
+  session_requests  (root) in a live session, request files owned by another user, a FIFO and a
+               symlink named *.req are ignored (the target lives, gsys does not hang); `gsys
+               start -o` names outside the session's output directory ('..', absolute
+               elsewhere, a symlink out of it) are refused; roots and session dirs are 0700
+  private_files     (root) reports, raw streams and the session directory are owner-only
+               (0600/0700) whatever the umask; `nobody` cannot read the report
+  concurrent_output 4 concurrent `gsys profile -o same`: one runs, three fail at once (one
+               line, exit 2, their targets never start); the report holds one run
+  output_escape     an absolute %q{} value at the start of -o (profile) and a '..' or absolute
+               %q{} value in `recipe --output` are one-line usage errors; nothing is written
+  upload_messages   an S3 endpoint answering with ESC sequences, CR/LF and a forged
+               "gsys: uploaded" line, echoing the Authorization header: gsys prints one
+               printable line per message, the key id only as ...ABCD, no signature
 
 usage: security.py --build BUILD_DIR CASE"""
 import argparse
+import http.server
 import os
+import pwd
 import re
 import shutil
+import sqlite3
+import stat
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 
 ARGS = None
 TMP = None
@@ -113,6 +136,358 @@ def case_no_shell():
     if os.path.exists(marker):
         fail("the '@' output command went through a shell")
     print(f"stats @cmd exit {p.returncode} (cat rejects ';' as a file: no shell)")
+
+
+def skip(reason):
+    print("SKIP:", reason)
+    sys.exit(77)
+
+
+def need_root():
+    if os.geteuid() != 0:
+        skip("needs root to act as another local user (nobody); CI runs it as root")
+    try:
+        return pwd.getpwnam("nobody")
+    except KeyError:
+        skip("no 'nobody' user on this machine")
+
+
+def as_nobody(fn):
+    """Runs fn() in a forked child with nobody's uid/gid; returns its exit status."""
+    nobody = pwd.getpwnam("nobody")
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.setgroups([])
+            os.setgid(nobody.pw_gid)
+            os.setuid(nobody.pw_uid)
+            fn()
+            os._exit(0)
+        except BaseException as e:  # noqa: BLE001 - report any failure as an exit code
+            print(f"as nobody: {type(e).__name__}: {e}")
+            os._exit(3)
+    return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+
+
+def one_line_error(p, what, needle):
+    lines = [l for l in p.stderr.splitlines() if l.strip()]
+    if p.returncode != 2 or len(lines) != 1 or needle not in p.stderr:
+        fail(f"{what}: expected a one-line error with {needle!r} (exit 2), got {p.returncode}: "
+             f"{p.stderr!r}")
+
+
+def public_dir():
+    """A directory every user may create entries in (like /tmp), inside TMP."""
+    os.chmod(TMP, 0o755)
+    pub = os.path.join(TMP, "pub")
+    os.mkdir(pub)
+    os.chmod(pub, 0o1777)
+    return pub
+
+
+def launch_env(root):
+    return dict(os.environ, GSYS_SESSIONS_DIR=root)
+
+
+def case_session_root():
+    need_root()
+    pub = public_dir()
+    marker = os.path.join(TMP, "target-ran")
+    target = ["/bin/sh", "-c", f"touch {marker}"]
+    # 1. The attacker creates the root first (what /tmp/gsys-sessions-0 invites).
+    root = os.path.join(pub, "gsys-sessions-0")
+    if as_nobody(lambda: os.mkdir(root, 0o777)) != 0:
+        fail("nobody could not create the planted root")
+    p = subprocess.run([gsys(), "launch", "--session-new", "s", "--"] + target,
+                       capture_output=True, text=True, env=launch_env(root), timeout=60)
+    one_line_error(p, "root owned by nobody", root)
+    if os.path.exists(marker) or os.listdir(root):
+        fail("gsys launch used a sessions root another user owns")
+    # 2. A symlink to a directory of root's (the old code chmod'ed and wrote through it).
+    victim = os.path.join(TMP, "victim")
+    os.mkdir(victim, 0o755)
+    link = os.path.join(pub, "gsys-sessions-link")
+    if as_nobody(lambda: os.symlink(victim, link)) != 0:
+        fail("nobody could not plant the symlink")
+    p = subprocess.run([gsys(), "launch", "--session-new", "s", "--"] + target,
+                       capture_output=True, text=True, env=launch_env(link), timeout=60)
+    one_line_error(p, "symlinked root", link)
+    if os.listdir(victim) or stat.S_IMODE(os.stat(victim).st_mode) != 0o755:
+        fail("gsys launch wrote into or chmod'ed the symlink's target")
+    # 3. Ours, but writable by others.
+    loose = os.path.join(TMP, "loose")
+    os.mkdir(loose)
+    os.chmod(loose, 0o777)
+    p = subprocess.run([gsys(), "launch", "--session-new", "s", "--"] + target,
+                       capture_output=True, text=True, env=launch_env(loose), timeout=60)
+    one_line_error(p, "other-writable root", loose)
+    # 4. A session name may not climb out of the root.
+    own = os.path.join(TMP, "own")
+    p = subprocess.run([gsys(), "launch", "--session-new", "../escape", "--"] + target,
+                       capture_output=True, text=True, env=launch_env(own), timeout=60)
+    one_line_error(p, "session name '../escape'", "session name")
+    if os.path.exists(marker) or os.path.exists(os.path.join(TMP, "escape")):
+        fail("a refused launch started its target or made its directory")
+
+
+def wait_for(cond, what, timeout=20):
+    end = time.time() + timeout
+    while time.time() < end:
+        if cond():
+            return
+        time.sleep(0.05)
+    fail(f"timed out waiting for {what}")
+
+
+def case_session_requests():
+    need_root()
+    root = os.path.join(TMP, "sessions")
+    out = os.path.join(TMP, "out")
+    os.mkdir(out)
+    env = launch_env(root)
+    err = open(os.path.join(TMP, "launch.stderr"), "w+")
+    p = subprocess.Popen([gsys(), "launch", "--session-new", "s", "-t", "nvtx", "--",
+                          "sleep", "60"], env=env, cwd=out, stdout=subprocess.DEVNULL,
+                         stderr=err, text=True)
+    sdir = os.path.join(root, "s")
+    try:
+        wait_for(lambda: os.path.exists(os.path.join(sdir, "info")), "the session")
+        for d in (root, sdir, os.path.join(sdir, "requests")):
+            mode = stat.S_IMODE(os.lstat(d).st_mode)
+            if mode != 0o700:
+                fail(f"{d} has mode {oct(mode)}, expected 0700")
+        req = os.path.join(sdir, "requests")
+        # A request another user wrote (defense in depth: 0700 keeps them out already).
+        foreign = os.path.join(req, "0-evil.tmp")
+        with open(foreign, "w") as f:
+            f.write("verb=shutdown\nkill=9\n")
+        nobody = pwd.getpwnam("nobody")
+        os.chown(foreign, nobody.pw_uid, nobody.pw_gid)
+        os.rename(foreign, os.path.join(req, "0-evil.req"))
+        # A FIFO (opening it for reading would block) and a symlink to a valid request.
+        os.mkfifo(os.path.join(req, "1-fifo.req"))
+        real = os.path.join(TMP, "shutdown.txt")
+        with open(real, "w") as f:
+            f.write("verb=shutdown\nkill=9\n")
+        os.symlink(real, os.path.join(req, "2-link.req"))
+        wait_for(lambda: not os.listdir(req), "the launcher to drop the planted files", 10)
+        time.sleep(0.5)
+        if p.poll() is not None:
+            fail(f"the session ended on a planted request (exit {p.returncode})")
+        lst = subprocess.run([gsys(), "sessions", "list"], capture_output=True, text=True,
+                             env=env, timeout=30)
+        if lst.returncode != 0 or " s " not in lst.stdout.replace("\n", " ") and "s " not in lst.stdout:
+            fail(f"sessions list after the planted requests: {lst.returncode} {lst.stdout!r}")
+        # Outputs outside the session's output directory.
+        elsewhere = os.path.join(TMP, "elsewhere")
+        os.mkdir(elsewhere)
+        os.symlink(elsewhere, os.path.join(out, "link"))
+        for name, needle in ((os.path.join(elsewhere, "x"), "outside"), ("../x", "'..'"),
+                             ("link/x", "symbolic link"), ("sub/../../x", "'..'")):
+            s = subprocess.run([gsys(), "start", "--session", "s", "-o", name],
+                               capture_output=True, text=True, env=env, timeout=30)
+            lines = [l for l in s.stderr.splitlines() if l.strip()]
+            if s.returncode == 0 or len(lines) != 1 or needle not in s.stderr:
+                fail(f"start -o {name}: expected a one-line refusal with {needle!r}, got "
+                     f"{s.returncode}: {s.stderr!r}")
+        s = subprocess.run([gsys(), "start", "--session", "s", "-o", "win"],
+                           capture_output=True, text=True, env=env, timeout=30)
+        if s.returncode != 0:
+            fail(f"start -o win: {s.returncode} {s.stderr}")
+        s = subprocess.run([gsys(), "stop", "--session", "s"], capture_output=True, text=True,
+                           env=env, timeout=120)
+        want = os.path.join(out, "win.gsys-rep")
+        if s.returncode != 0 or s.stdout.split()[-1] != want or not os.path.exists(want):
+            fail(f"stop: {s.returncode} {s.stdout!r} {s.stderr!r}")
+        if os.listdir(elsewhere):
+            fail(f"a refused output was written: {os.listdir(elsewhere)}")
+        s = subprocess.run([gsys(), "shutdown", "--session", "s"], capture_output=True,
+                           text=True, env=env, timeout=30)
+        if s.returncode != 0:
+            fail(f"shutdown: {s.stderr}")
+        p.wait(timeout=60)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    err.seek(0)
+    log = err.read()
+    if log.count("warning: ignored") < 3:
+        fail(f"expected one warning per planted file, launcher said:\n{log}")
+
+
+def case_private_files():
+    nobody = need_root()
+    old = os.umask(0o022)
+    try:
+        env = dict(os.environ, GSYS_KEEP_SESSION="1")
+        p = subprocess.run([gsys(), "profile", "-o", "r", prog(), "nested", "5"],
+                           capture_output=True, text=True, env=env, timeout=60)
+    finally:
+        os.umask(old)
+    if p.returncode != 0:
+        fail(f"profile failed: {p.stderr}")
+    os.chmod(TMP, 0o755)  # nobody may reach the files; only their own modes protect them
+    report = os.path.join(TMP, "r.gsys-rep")
+    session = os.path.join(TMP, "r.gsys-session")
+    checks = [(report, 0o600), (session, 0o700)]
+    streams = [os.path.join(session, n) for n in os.listdir(session) if n.endswith(".gsysraw")]
+    if not streams:
+        fail(f"no raw stream kept in {session}: {os.listdir(session)}")
+    checks += [(s, 0o600) for s in streams]
+    for path, want in checks:
+        mode = stat.S_IMODE(os.stat(path).st_mode)
+        if mode != want:
+            fail(f"{os.path.relpath(path, TMP)} has mode {oct(mode)}, expected {oct(want)}")
+
+    def read_report():
+        try:
+            open(report, "rb").close()
+        except PermissionError:
+            os._exit(0)
+        os._exit(4)
+    if as_nobody(read_report) != 0:
+        fail("nobody could read the report")
+    print(f"checked {len(checks)} modes; nobody (uid {nobody.pw_uid}) cannot read the report")
+
+
+def case_concurrent_output():
+    os.mkdir(os.path.join(TMP, "ran"))
+    procs = []
+    for i in range(4):
+        # One process per run: echo is built in, exec keeps the pid.
+        cmd = [gsys(), "profile", "-t", "nvtx,osrt", "-o", "same", "/bin/sh", "-c",
+               "echo > ran/$0; exec sleep 2", str(i)]
+        procs.append(subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                      text=True))
+    results = [(p.wait(timeout=120), p.stderr.read()) for p in procs]
+    ok = [r for r in results if r[0] == 0]
+    refused = [r for r in results if r[0] != 0]
+    ran = os.listdir(os.path.join(TMP, "ran"))
+    if len(ok) != 1 or len(refused) != 3 or len(ran) != 1:
+        fail(f"expected 1 run and 3 refusals, got exit codes {[r[0] for r in results]}, "
+             f"targets run {sorted(ran)}:\n" + "\n".join(r[1] for r in results))
+    for code, err in refused:
+        lines = [l for l in err.splitlines() if l.strip()]
+        if code != 2 or len(lines) != 1 or "in use by another gsys run" not in err:
+            fail(f"refused run: expected a one-line error (exit 2), got {code}: {err!r}")
+    db = sqlite3.connect("file:same.gsys-rep?mode=ro", uri=True)
+    procs_in_report = db.execute("SELECT COUNT(DISTINCT globalPid) FROM PROCESSES").fetchone()[0]
+    if procs_in_report != 1:
+        fail(f"the report holds {procs_in_report} processes, expected the one run's 1")
+    if os.path.exists("same.gsys-session"):
+        fail("the session directory stayed")
+
+
+def case_output_escape():
+    marker = os.path.join(TMP, "target-ran")
+    elsewhere = os.path.join(TMP, "elsewhere")
+    os.mkdir(elsewhere)
+    env = dict(os.environ, X=os.path.join(elsewhere, "r"))
+    p = subprocess.run([gsys(), "profile", "-o", "%q{X}", "/bin/sh", "-c", f"touch {marker}"],
+                       capture_output=True, text=True, env=env, timeout=60)
+    one_line_error(p, "profile -o %q{X} with an absolute X", "absolute")
+    if os.path.exists(marker) or os.listdir(elsewhere):
+        fail("profile ran or wrote with an absolute %q{} value")
+    # A pattern that is absolute by itself stays allowed.
+    p = subprocess.run([gsys(), "profile", "-o", os.path.join(elsewhere, "%q{Y}"), "true"],
+                       capture_output=True, text=True, env=dict(os.environ, Y="ok"),
+                       timeout=60)
+    if p.returncode != 0 or not os.path.exists(os.path.join(elsewhere, "ok.gsys-rep")):
+        fail(f"profile -o ABS/%q{{Y}}: {p.returncode} {p.stderr}")
+    report = os.path.join(elsewhere, "ok.gsys-rep")
+    os.mkdir(os.path.join(TMP, "out"))
+    for pattern, value, needle in (("out/%q{X}", "../../escape", "'..'"),
+                                   ("%q{X}", os.path.join(TMP, "abs-escape"), "absolute")):
+        p = subprocess.run([gsys(), "recipe", "nvtx_sum", "--input", report, "--output",
+                            pattern], capture_output=True, text=True,
+                           env=dict(os.environ, X=value), timeout=120)
+        one_line_error(p, f"recipe --output {pattern} with X={value}", needle)
+    for escaped in ("escape", "abs-escape", os.path.join("..", "escape")):
+        if os.path.exists(os.path.join(TMP, escaped)):
+            fail(f"recipe wrote {escaped}")
+    p = subprocess.run([gsys(), "recipe", "nvtx_sum", "--input", report, "--output",
+                        "out/%q{X}"], capture_output=True, text=True,
+                       env=dict(os.environ, X="fine"), timeout=120)
+    if p.returncode != 0 or not os.path.isdir(os.path.join(TMP, "out", "fine")):
+        fail(f"recipe --output out/%q{{X}} with X=fine: {p.returncode} {p.stderr}")
+
+
+class HostileS3(http.server.BaseHTTPRequestHandler):
+    seen_auth = []
+
+    def log_message(self, *args):
+        pass
+
+    def do_PUT(self):
+        self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        auth = self.headers.get("Authorization", "")
+        HostileS3.seen_auth.append(auth)
+        if "/bkt/retry/" in self.path:
+            status, code = 503, "Slow\x1b[2J\r\ngsys: uploaded forged to s3://bkt/ OK"
+        else:
+            status, code = 403, "SignatureDoesNotMatch"
+        message = ("denied\x1b]0;owned\x07\x1b[31m red\r\ngsys: uploaded r.gsys-rep to "
+                   "s3://bkt/ OK\n\x9b2J \xff\xfe echo: " + auth)
+        body = (f"<?xml version=\"1.0\"?><Error><Code>{code}</Code><Message>{message}</Message>"
+                "</Error>").encode("utf-8", "surrogateescape")
+        self.send_response(status)
+        self.send_header("Content-Type", "application/xml")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+
+def case_upload_messages():
+    if subprocess.run(["/sbin/ldconfig", "-p"], capture_output=True, text=True).stdout.find(
+            "libcurl.so.4") < 0:
+        skip("libcurl.so.4 is not installed (s3:// uploads need it)")
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), HostileS3)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_address[1]}"
+    key_id, secret = "AKIAEXAMPLEHOSTILE7Q2Z", "hostileSecretEXAMPLEkey0123456789abcdefgh"
+    env = dict(os.environ, AWS_ACCESS_KEY_ID=key_id, AWS_SECRET_ACCESS_KEY=secret,
+               AWS_REGION="us-east-1", GSYS_UPLOAD_MAX_ATTEMPTS="2")
+    for k in ("AWS_SESSION_TOKEN", "AWS_PROFILE", "AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_S3"):
+        env.pop(k, None)
+    with open("r.gsys-rep", "wb") as f:
+        f.write(b"x" * 100)
+    try:
+        for dest in ("s3://bkt/deny/", "s3://bkt/retry/"):
+            HostileS3.seen_auth.clear()
+            p = subprocess.run([gsys(), "upload", "--endpoint-url", url, "r.gsys-rep", dest],
+                               capture_output=True, env=env, timeout=120)
+            err = p.stderr.decode("utf-8", "replace")
+            if p.returncode != 6 or not HostileS3.seen_auth:
+                fail(f"upload to {dest}: expected exit 6 after reaching the server, got "
+                     f"{p.returncode}: {err!r}")
+            raw = p.stderr
+            lines = raw.split(b"\n")
+            if lines and lines[-1] == b"":
+                lines.pop()
+            want_lines = 1 if "deny" in dest else 2  # the retry's log line, then the failure
+            if len(lines) != want_lines:
+                fail(f"{dest}: expected {want_lines} line(s), got {len(lines)}: {err!r}")
+            for line in lines:
+                if any(b < 0x20 or b == 0x7f for b in line):
+                    fail(f"{dest}: control character in {line!r}")
+                try:
+                    text = line.decode("utf-8")
+                except UnicodeDecodeError:
+                    fail(f"{dest}: not UTF-8: {line!r}")
+                if any(0x80 <= ord(c) <= 0x9f for c in text):
+                    fail(f"{dest}: C1 control in {line!r}")
+                if not text.startswith("upload: ") and not text.startswith("gsys: upload: "):
+                    fail(f"{dest}: a line that is not gsys's: {text!r}")
+            signatures = [a.rsplit("Signature=", 1)[-1] for a in HostileS3.seen_auth]
+            for secretish in [key_id, secret] + signatures:
+                if secretish.encode() in raw:
+                    fail(f"{dest}: {secretish[:8]}... printed in full: {err!r}")
+            if "deny" in dest and ("..." + key_id[-4:]) not in err:
+                fail(f"{dest}: the key id is not shown as ...{key_id[-4:]}: {err!r}")
+            print(f"{dest}: {err.strip()[:300]}")
+    finally:
+        server.shutdown()
 
 
 def main():

@@ -472,7 +472,8 @@ def case_launch_start_stop():
     os.makedirs(out)
     port_file = os.path.join(TMP, "port")
     err = open(os.path.join(TMP, "wrap.stderr"), "w")
-    p = subprocess.Popen([gsys(), "launch", "--session-new", "srv", "-t", "nvtx", "--"] +
+    # -o: `gsys start -o` names must lie inside the session's output directory.
+    p = subprocess.Popen([gsys(), "launch", "--session-new", "srv", "-t", "nvtx", "-o", out + "/", "--"] +
                          server_cmd(port_file), env=base_env(), stdout=subprocess.PIPE, stderr=err, text=True)
     load = Load(read_port(port_file))
     load.start()

@@ -161,7 +161,7 @@ long OpenVerified(bool high) {
   std::snprintf(path, sizeof(path), "%s/%u-%lld%s", g.config->session_dir, g.pid,
                 static_cast<long long>(g.stream_id), format::kStreamFileSuffix);
   for (int attempt = 0; attempt < 3; ++attempt) {
-    long fd = RawOpen(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    long fd = RawOpen(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
     if (fd < 0) {
       int err = errno;
       // Out of descriptors (a program that fills its table): try again at the next drain.

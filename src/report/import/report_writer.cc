@@ -169,12 +169,16 @@ bool WriteAt(int fd, const char* data, size_t size, off_t offset) {
   return true;
 }
 
+// Reports hold the profiled program's command line, thread names and timings: readable by
+// their owner only, whatever the umask (docs/serving.md says how to share them).
+constexpr mode_t kReportMode = 0600;
+
 // Creates `path` (which must not exist) holding `bytes`, leaving all-zero 4 KiB blocks as holes
 // (60% of the empty report: the unused space of each table's first page). False, with nothing
 // left behind, when it cannot; the caller then creates the schema the slow way, which reports
 // the error.
 bool WriteNewFile(const std::string& path, const std::string& bytes) {
-  int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, kReportMode);
   if (fd < 0) return false;
   constexpr size_t kBlock = 4096;
   static const char kZeros[kBlock] = {};
@@ -198,6 +202,15 @@ bool WriteNewFile(const std::string& path, const std::string& bytes) {
 Result<std::unique_ptr<ReportWriter>> ReportWriter::Create(const std::string& path) {
   const Result<std::string>& image = EmptyReportImage();
   bool has_schema = image.ok() && WriteNewFile(path, image.value());
+  if (!has_schema) {
+    // SQLite would create the file 0644 (and follow a link planted at the name): create it
+    // here, empty, so SQLite opens ours.
+    int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, kReportMode);
+    if (fd < 0) {
+      return Error(StatusCode::kIoError, "import: cannot create '" + path + "': " + std::strerror(errno));
+    }
+    close(fd);
+  }
   GSYS_ASSIGN_OR_RETURN(Database db, Database::Open(path, Database::Mode::kReadWriteCreate));
   // Bulk load: the file is renamed into place only after Commit, so durability during the
   // load buys nothing. page_size must precede the first table: 16 KiB pages cut B-tree page

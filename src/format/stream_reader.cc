@@ -33,6 +33,13 @@ bool RecordCursor::Next(RecordView* out) {
   return true;
 }
 
+// How much of a mapped stream a pass reads before it drops the pages it read from RSS.
+constexpr size_t kReleaseEveryBytes = 8u << 20;
+
+void StreamFile::ReleaseResidentPages() const {
+  if (map_ != nullptr) madvise(map_, size_, MADV_DONTNEED);
+}
+
 Result<StreamFile> StreamFile::Open(const std::string& path) {
   // O_NONBLOCK: a FIFO in a hostile session directory must not block the import.
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
@@ -102,7 +109,12 @@ StreamFile::~StreamFile() {
 
 void StreamFile::Scan() {
   size_t pos = 0;
+  size_t released_at = 0;
   while (pos + sizeof(ChunkHeader) <= size_) {
+    if (pos - released_at >= kReleaseEveryBytes) {
+      ReleaseResidentPages();
+      released_at = pos;
+    }
     ChunkHeader h;
     std::memcpy(&h, bytes_ + pos, sizeof(h));
     ChunkCheck check = CheckChunkHeader(h);

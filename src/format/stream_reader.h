@@ -89,6 +89,11 @@ class StreamFile {
   size_t size() const { return size_; }
   // pid of the first valid chunk, 0 when there is none.
   uint32_t pid() const { return chunks_.empty() ? 0 : chunks_.front().header.pid; }
+  // Drops the mapped file's pages from this process's resident set (MADV_DONTNEED on a clean
+  // private mapping: the next access reads them again from the page cache). Views into the
+  // file stay valid. Readers call it as they go, so an import's memory does not grow with
+  // the size of the streams.
+  void ReleaseResidentPages() const;
 
  private:
   StreamFile() = default;

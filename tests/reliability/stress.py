@@ -147,6 +147,53 @@ def case_forkchain():
     eq(one(r, "SELECT count(*) FROM PROCESSES"), depth, "processes")
 
 
+def sanitized_build():
+    with open(os.path.join(ARGS.build, "CMakeCache.txt")) as f:
+        return re.search(r"^GSYS_SANITIZE:\w+=\S", f.read(), re.M) is not None
+
+
+def case_import_memory():
+    """`gsys import` memory does not grow with the streams: at most 16 B per event beyond
+    SQLite's page cache (64 MiB) and a fixed part (issue 17, item 10; was ~93 B per event: the
+    mapped streams stayed resident)."""
+    if sanitized_build():
+        print("SKIP: a sanitizer build's memory is not the product's")
+        sys.exit(77)
+    threads, n = 4, 400_000
+    out = os.path.join(TMP, "mem")
+    env = dict(os.environ, GSYS_KEEP_SESSION="1", GSYS_BUFFER_BYTES=str(32 * MIB),
+               GSYS_MEMORY_LIMIT_BYTES=str(256 * MIB))
+    gsys = os.path.join(ARGS.build, "bin", "gsys")
+    p = subprocess.run([gsys, "profile", "-t", "nvtx", "-o", out, prog(), "stress",
+                        str(threads), str(n)], capture_output=True, text=True, env=env,
+                       timeout=300)
+    if p.returncode != 0:
+        fail(f"profile: {p.stderr}")
+    events = one(out + ".gsys-rep", "SELECT count(*) FROM NVTX_EVENTS")
+    raw = sum(os.path.getsize(os.path.join(out + ".gsys-session", f))
+              for f in os.listdir(out + ".gsys-session"))
+    probe = ("import resource, subprocess, sys; subprocess.run(sys.argv[1:], check=True, "
+             "capture_output=True); print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+    def peak(args):
+        r = subprocess.run([sys.executable, "-c", probe] + args, capture_output=True, text=True,
+                           timeout=300)
+        if r.returncode != 0:
+            fail(f"{args}: {r.stderr[-1000:]}")
+        return int(r.stdout) * 1024
+    empty = os.path.join(TMP, "empty.gsys-session")
+    os.mkdir(empty)
+    shutil.copy(os.path.join(out + ".gsys-session", "session.meta"), empty)
+    base = peak([gsys, "import", empty, "-o", os.path.join(TMP, "e.gsys-rep")])
+    rss = peak([gsys, "import", out + ".gsys-session", "-o", os.path.join(TMP, "m.gsys-rep")])
+    cache = 64 * MIB + 8 * MIB  # cache_size=-65536 plus SQLite's per-page headers
+    per_event = (rss - base - cache) / events
+    print(f"measured: import of {events} events ({raw / MIB:.0f} MiB of streams): peak RSS "
+          f"{rss / MIB:.0f} MiB, empty import {base / MIB:.0f} MiB, "
+          f"{max(per_event, 0):.1f} B/event beyond the page cache")
+    if per_event > 16:
+        fail(f"{per_event:.1f} B per event beyond the page cache (bound 16)")
+
+
 def main():
     global ARGS, TMP
     ap = argparse.ArgumentParser()

@@ -107,7 +107,13 @@ void ScanStreams(const std::vector<std::unique_ptr<format::StreamFile>>& files, 
                  int64_t* real, TickClock* ticks, std::vector<bool>* uses_ticks) {
   for (const auto& f : files) {
     bool has_sync = false;
+    size_t since_release = 0;
     for (const auto& chunk : f->chunks()) {
+      since_release += chunk.header.payload_size;
+      if (since_release >= (8u << 20)) {
+        f->ReleaseResidentPages();  // bounded import memory (docs/reliability.md P4)
+        since_release = 0;
+      }
       format::RecordCursor cur(chunk.payload, chunk.header.payload_size);
       format::RecordView r;
       while (cur.Next(&r)) {
@@ -128,6 +134,7 @@ void ScanStreams(const std::vector<std::unique_ptr<format::StreamFile>>& files, 
       }
     }
     uses_ticks->push_back(has_sync);
+    f->ReleaseResidentPages();
   }
   ticks->Finish();
 }

@@ -221,7 +221,7 @@ Result<std::unique_ptr<ReportWriter>> ReportWriter::Create(const std::string& pa
   GSYS_RETURN_IF_ERROR(db.Exec(std::string(kPageSize) +
                                " PRAGMA journal_mode=OFF;"
                                " PRAGMA synchronous=OFF; PRAGMA locking_mode=EXCLUSIVE;"
-                               " PRAGMA secure_delete=OFF; PRAGMA temp_store=MEMORY;"
+                               " PRAGMA secure_delete=OFF; PRAGMA temp_store=FILE;"
                                " PRAGMA cache_size=-65536;"));
   if (!has_schema) GSYS_RETURN_IF_ERROR(CreateReportSchema(db));
   std::unique_ptr<ReportWriter> w(new ReportWriter(std::move(db)));

@@ -27,7 +27,14 @@ std::map<uint32_t, std::string> StreamImporter::ThreadNames() const {
 }
 
 Status StreamImporter::Import(const format::StreamFile& file) {
+  constexpr size_t kReleaseEveryBytes = 8u << 20;
+  size_t since_release = 0;
   for (const format::ChunkRef& chunk : file.chunks()) {
+    since_release += chunk.header.payload_size;
+    if (since_release >= kReleaseEveryBytes) {
+      file.ReleaseResidentPages();  // bounded import memory (docs/reliability.md P4)
+      since_release = 0;
+    }
     if (process_.stream_id == 0) process_.stream_id = chunk.header.stream_id;
     if (process_.pid == 0) process_.pid = chunk.header.pid;
     format::RecordCursor cursor(chunk.payload, chunk.header.payload_size);

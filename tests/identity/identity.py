@@ -57,7 +57,7 @@ def modes(build, tmp):
     out = lambda name: os.path.join(tmp, name)  # noqa: E731
     wrap_env = {"GSYS_PROFILE": "1", "GSYS_PROFILE_TRACE": "nvtx,osrt",
                 "GSYS_PROFILE_SHUTDOWN_TIMEOUT": "20"}
-    return {
+    table = {
         "bare": ([], {}),
         "profile_nvtx_osrt": ([gsys, "profile", "-t", "nvtx,osrt", "-o", out("p1"), "--"], {}),
         "profile_none": ([gsys, "profile", "-t", "none", "-o", out("p2"), "--"], {}),
@@ -68,6 +68,10 @@ def modes(build, tmp):
                                                    GSYS_PROFILE_OUTPUT=out("w2") + "/")),
         "launch": ([gsys, "launch", "-o", out("l1"), "--"], {}),
     }
+    if os.path.exists("/dev/nvidiactl"):  # CUDA capture too where there is a GPU
+        table["profile_cuda"] = ([gsys, "profile", "-t", "cuda,nvtx,osrt", "-o", out("c1"),
+                                  "--"], {})
+    return table
 
 
 def ignore_signals(sigs):
@@ -100,6 +104,7 @@ def cases(probe):
         "py_subprocess": (py + ["subprocess", probe], None, None),
         "py_sigint_uncaught": (py + ["sigint_uncaught", probe], None, None),
         "py_sigterm_default": (py + ["sigterm_default", probe], None, None),
+        "py_torch": (py + ["torch", probe], None, None),
     }
 
 
@@ -174,6 +179,10 @@ def main():
     a.build = os.path.abspath(a.build)
     probe = os.path.join(a.build, "tests", "identity", "gsys_identity_probe")
     argv, preexec, _ = cases(probe)[a.case]
+    if a.case == "py_torch" and subprocess.run([sys.executable, "-c", "import torch"],
+                                               capture_output=True).returncode != 0:
+        print(f"SKIP: {a.case}: no torch for {sys.executable}")
+        return 77
     failures = []
     with tempfile.TemporaryDirectory(prefix="gsys-identity-") as tmp:
         all_modes = modes(a.build, tmp)

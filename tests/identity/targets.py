@@ -87,7 +87,30 @@ def mode_sigterm_default():
     signal.pause()
 
 
+def mode_torch():
+    """PyTorch as training scripts use it: DataLoader workers with each start method, then CUDA
+    when there is a GPU, and Ctrl-C's KeyboardInterrupt."""
+    import torch
+    from torch.utils.data import DataLoader, TensorDataset
+    print_handlers("torch")
+    ds = TensorDataset(torch.arange(64, dtype=torch.float32))
+    for method in ("fork", "spawn", "forkserver"):
+        dl = DataLoader(ds, batch_size=8, num_workers=2, multiprocessing_context=method)
+        print(f"dataloader.{method}={sum(float(b[0].sum()) for b in dl)}")
+    if torch.cuda.is_available():
+        x = torch.ones(1 << 20, device="cuda")
+        print(f"cuda.sum={float((x * 2).sum())}")
+    try:
+        os.kill(os.getpid(), signal.SIGINT)
+        for _ in range(1000):
+            pass
+        print("sigint: not raised")
+    except KeyboardInterrupt:
+        print("sigint: KeyboardInterrupt")
+
+
 MODES = {
+    "torch": mode_torch,
     "signals": mode_signals,
     "mp_fork": lambda: mode_mp("fork"),
     "mp_spawn": lambda: mode_mp("spawn"),

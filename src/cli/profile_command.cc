@@ -327,7 +327,8 @@ Result<int> ProfileCommand::Run(const std::vector<std::string>& args) {
   if (plan.launch.show_output) BeginOwnStderrLine();
   if (!plan.stop_on_exit && !launched->session_ended_early) {
     launched->end_monotonic_ns =
-        LingerUntil(launched->start_monotonic_ns + plan.launch.session_end_after_ns);
+        LingerUntil(launched->start_monotonic_ns + plan.launch.session_end_after_ns,
+                    plan.launch.stop_request_file);
   }
   sampler.Stop();
   report::ImportOptions io;
@@ -398,6 +399,9 @@ Status BuildPlan(const ParsedFlags& flags, Plan* plan) {
   GSYS_ASSIGN_OR_RETURN(std::string executable, launcher::ResolveCommand(plan->launch.argv[0]));
   launcher::CaptureSettings& c = plan->capture;
   c.sanitizer_needs = launcher::ElfSanitizerNeeds(executable);
+  auto user_env = launcher::ParseEnvVarLists(flags.All("env-var"));
+  if (!user_env.ok()) return Bad(user_env.status().message());
+  plan->user_env = std::move(*user_env);
   GSYS_ASSIGN_OR_RETURN(c.trace, ParseTrace(flags.Last("trace").value_or("cuda,nvtx,osrt")));
   if (auto v = flags.Last("osrt-threshold")) {
     auto n = ParseInt64(*v);
@@ -494,9 +498,6 @@ Status BuildPlan(const ParsedFlags& flags, Plan* plan) {
   } else {
     for (char** e = environ; *e != nullptr; ++e) plan->launch.env.emplace_back(*e);
   }
-  auto user_env = launcher::ParseEnvVarLists(flags.All("env-var"));
-  if (!user_env.ok()) return Bad(user_env.status().message());
-  plan->user_env = std::move(*user_env);
   if (!c.capture_range.empty()) plan->launch.stop_request_file = c.session_dir + "/shutdown-request";
   format::SessionMeta& m = plan->meta;
   m["command_line"] = Join(plan->launch.argv, " ");

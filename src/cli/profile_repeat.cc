@@ -56,7 +56,8 @@ Result<int> RunRepeatedRanges(RepeatRun run, serving::ControlFile control) {
   if (!launched.ok()) return launched.status();
   if (run.launch.show_output) BeginOwnStderrLine();
   if (run.linger && !launched->session_ended_early) {
-    LingerUntil(launched->start_monotonic_ns + run.launch.session_end_after_ns);
+    LingerUntil(launched->start_monotonic_ns + run.launch.session_end_after_ns,
+                run.launch.stop_request_file);
   }
   make_live();
   int64_t now = launcher::MonotonicNowNs();

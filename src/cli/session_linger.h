@@ -5,12 +5,14 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 namespace gsys::cli {
 
-// Blocks until CLOCK_MONOTONIC reaches `deadline_ns` or one of those signals arrives (which is
-// then consumed: gsys goes on to write the report and exit with the target's code). Returns
-// the monotonic time at which the wait ended.
-int64_t LingerUntil(int64_t deadline_ns);
+// Blocks until CLOCK_MONOTONIC reaches `deadline_ns`, one of those signals arrives (it is then
+// consumed: gsys goes on to write the report and exit with the target's code) or `stop_file`
+// appears (a capture range's stop-shutdown; "" = none), as launcher::Launch ends a session.
+// Returns the monotonic time at which the wait ended.
+int64_t LingerUntil(int64_t deadline_ns, const std::string& stop_file);
 
 }  // namespace gsys::cli

@@ -28,7 +28,8 @@ std::vector<std::string> BuildCaptureEnv(const std::vector<std::string>& base,
   std::string preload = OrderPreload(ours, user_preload);
   set("LD_PRELOAD=" + preload);
   if (NeedsAsanLinkOrderWaiver(s.sanitizer_needs, preload)) {
-    set("ASAN_OPTIONS=" + WithAsanLinkOrderWaiver(vars.count("ASAN_OPTIONS") ? vars["ASAN_OPTIONS"] : ""));
+    std::string options = vars.count("ASAN_OPTIONS") ? vars["ASAN_OPTIONS"] : "";
+    set("ASAN_OPTIONS=" + WithAsanLinkOrderWaiver(options));
   }
   if (s.trace.find("nvtx") != std::string::npos) {
     set("NVTX_INJECTION64_PATH=" + s.inject_library);

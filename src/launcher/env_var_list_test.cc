@@ -16,7 +16,8 @@ TEST(EnvVarListTest, CommaSeparatedAssignmentsAreSeparateVariables) {
 }
 
 TEST(EnvVarListTest, ACommaNotFollowedByNameEqualsBelongsToTheValue) {
-  EXPECT_EQ(ParseEnvVarList("CUDA_VISIBLE_DEVICES=0,1,2").value(), (V{"CUDA_VISIBLE_DEVICES=0,1,2"}));
+  EXPECT_EQ(ParseEnvVarList("CUDA_VISIBLE_DEVICES=0,1,2").value(),
+            (V{"CUDA_VISIBLE_DEVICES=0,1,2"}));
   EXPECT_EQ(ParseEnvVarList("A=x,y,B=2").value(), (V{"A=x,y", "B=2"}));
   EXPECT_EQ(ParseEnvVarList("A=1,,B=2").value(), (V{"A=1,", "B=2"}));
   EXPECT_EQ(ParseEnvVarList("A=1,2x=3").value(), (V{"A=1,2x=3"}));  // 2x is not a name

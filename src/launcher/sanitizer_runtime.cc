@@ -153,9 +153,10 @@ std::string OrderPreload(const std::vector<std::string>& gsys_libraries,
     std::string out = Join(gsys_libraries, ":");
     return user_preload.empty() ? out : out + ":" + user_preload;
   }
-  std::stable_sort(runtimes.begin(), runtimes.end(), [](const std::string& a, const std::string& b) {
-    return Rank(Family(a)) < Rank(Family(b));
-  });
+  std::stable_sort(runtimes.begin(), runtimes.end(),
+                   [](const std::string& a, const std::string& b) {
+                     return Rank(Family(a)) < Rank(Family(b));
+                   });
   std::vector<std::string> all = runtimes;
   all.insert(all.end(), gsys_libraries.begin(), gsys_libraries.end());
   all.insert(all.end(), rest.begin(), rest.end());

@@ -9,6 +9,7 @@
 #include "cli/live_runner.h"
 #include "cli/subcommand.h"
 #include "common/strings.h"
+#include "launcher/env_var_list.h"
 
 namespace gsys::cli {
 namespace {
@@ -29,7 +30,9 @@ const std::vector<FlagSpec>& LaunchFlags() {
       {"upload", 0, FlagValue::kRequired, "DEST", "Upload each report and its summaries (s3:// or file:///)."},
       {"show-output", 'w', FlagValue::kBool, "", "Show the target's stdout/stderr. Default: true."},
       {"wait", 0, FlagValue::kRequired, "primary|all", "Wait for the primary (default) or all processes."},
-      {"env-var", 'e', FlagValue::kRequired, "A=B[,C=D]", "Environment for the target."},
+      {"env-var", 'e', FlagValue::kRequired, "A=B[,C=D]",
+       "Set variables for the target (repeatable). A comma starts a new variable only\n"
+       "before NAME=, so -e CUDA_VISIBLE_DEVICES=0,1 sets one."},
       {"help", 'h', FlagValue::kNone, "", "Show this help."},
   };
   return kFlags;
@@ -99,12 +102,9 @@ class LaunchCommand : public Subcommand {
     std::string wait = flags.Last("wait").value_or("primary");
     if (wait != "primary" && wait != "all") return Bad("bad --wait '" + wait + "' (expected primary or all)");
     o.wait_all = wait == "all";
-    for (const auto& e : flags.All("env-var")) {
-      for (const auto& kv : Split(e, ',')) {
-        if (kv.find('=') == std::string::npos || kv[0] == '=') return Bad("bad --env-var '" + kv + "' (expected NAME=VALUE)");
-        o.user_env.push_back(kv);
-      }
-    }
+    auto user_env = launcher::ParseEnvVarLists(flags.All("env-var"));
+    if (!user_env.ok()) return Bad(user_env.status().message());
+    o.user_env = std::move(*user_env);
     o.kill_signal = SIGTERM;  // what `gsys shutdown` sends unless it says otherwise
     return RunLive(o);
   }

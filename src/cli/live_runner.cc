@@ -13,10 +13,12 @@
 
 #include "cli/exit_codes.h"
 #include "cli/stats_summary.h"
+#include "cli/stderr_line.h"
 #include "common/one_line.h"
 #include "common/strings.h"
 #include "format/session_meta.h"
 #include "launcher/launcher.h"
+#include "launcher/sanitizer_runtime.h"
 #include "serving/live_session.h"
 #include "serving/serving_config.h"
 #include "serving/session_registry.h"
@@ -172,8 +174,9 @@ std::string ThisHostName() {
 Result<int> RunLive(const LiveRunOptions& o) {
   std::string prefix = "gsys " + o.verb + ": ";
   if (o.argv.empty()) return Error(StatusCode::kInvalidArgument, prefix + "no command given");
-  GSYS_RETURN_IF_ERROR(launcher::ResolveCommand(o.argv[0]).status());
+  GSYS_ASSIGN_OR_RETURN(std::string executable, launcher::ResolveCommand(o.argv[0]));
   launcher::CaptureSettings capture = o.capture;
+  capture.sanitizer_needs = launcher::ElfSanitizerNeeds(executable);
   capture.inject_library = FindInjectLibrary();
   if (capture.inject_library.empty()) {
     return Error(StatusCode::kNotFound, prefix + "cannot find libgsys-inject.so next to gsys (set GSYS_INJECT_LIBRARY)");
@@ -253,6 +256,7 @@ Result<int> RunLive(const LiveRunOptions& o) {
     fs::remove_all(*dir, ec);
     return launched.status();
   }
+  if (lo.show_output) BeginOwnStderrLine();
   int left = st.live->Finish(now, now + o.shutdown_timeout_ns);
   const serving::Finalizer& fin = st.live->finalizer();
   std::error_code ec;

@@ -18,12 +18,16 @@
 #include "export/exporter.h"
 #include "format/session_meta.h"
 #include "launcher/capture_env.h"
+#include "launcher/env_var_list.h"
 #include "launcher/gpu_metrics.h"
 #include "launcher/launcher.h"
 #include "launcher/output_name.h"
 #include "launcher/resolve_output.h"
+#include "launcher/sanitizer_runtime.h"
 #include "launcher/session_dir.h"
 #include "cli/profile_repeat.h"
+#include "cli/session_linger.h"
+#include "cli/stderr_line.h"
 #include "serving/control_file.h"
 #include "report/import/importer.h"
 
@@ -51,7 +55,8 @@ const std::vector<FlagSpec>& ProfileFlags() {
       {"mpi-impl", 0, FlagValue::kRequired, "openmpi|mpich",
        "Accepted for nsys compatibility: -t mpi detects Open MPI or MPICH itself."},
       {"output", 'o', FlagValue::kRequired, "NAME",
-       "Report name; %q{VAR} %h %p %n %% expand, .gsys-rep is appended. Default: report%n."},
+       "Report name; %q{VAR} %h %p %n %% expand, .gsys-rep is appended (replacing .nsys-rep).\n"
+       "Default: report%n."},
       {"force-overwrite", 'f', FlagValue::kBool, "", "Overwrite an existing report."},
       {"delay", 'y', FlagValue::kRequired, "SECONDS", "Start collecting after this delay."},
       {"duration", 'd', FlagValue::kRequired, "SECONDS",
@@ -80,9 +85,13 @@ const std::vector<FlagSpec>& ProfileFlags() {
       {"osrt-threshold", 0, FlagValue::kRequired, "NS",
        "Do not record OS runtime calls shorter than this. Default: 1000."},
       {"show-output", 'w', FlagValue::kBool, "", "Show the target's stdout/stderr. Default: true."},
-      {"env-var", 'e', FlagValue::kRequired, "A=B[,C=D]", "Environment for the target."},
+      {"env-var", 'e', FlagValue::kRequired, "A=B[,C=D]",
+       "Set variables for the target (repeatable). A comma starts a new variable only\n"
+       "before NAME=, so -e CUDA_VISIBLE_DEVICES=0,1 sets one."},
       {"inherit-environment", 'n', FlagValue::kBool, "", "Pass gsys's environment. Default: true."},
-      {"stop-on-exit", 'x', FlagValue::kBool, "", "Accepted for nsys compatibility (always true)."},
+      {"stop-on-exit", 'x', FlagValue::kBool, "",
+       "End the session when the target exits (default true). false needs -d: the session\n"
+       "then lasts until the duration ends (GPU metrics keep sampling)."},
       {"help", 'h', FlagValue::kNone, "", "Show this help."},
   });
   return kFlags;
@@ -219,6 +228,8 @@ struct Plan {
   bool gpu_metrics = false;
   launcher::GpuMetricsOptions metrics;
   std::vector<std::string> exports;  // --export types, validated before the target starts
+  std::vector<std::string> user_env;  // -e, one NAME=VALUE per variable
+  bool stop_on_exit = true;           // false: the session lasts until -y + -d (LingerUntil)
   format::SessionMeta meta;
 };
 
@@ -287,7 +298,7 @@ Result<int> ProfileCommand::Run(const std::vector<std::string>& args) {
   GSYS_ASSIGN_OR_RETURN(launcher::SessionDirLock session_lock,
                         launcher::ClaimSessionDir(plan.capture.session_dir, "profile"));
   GSYS_RETURN_IF_ERROR(format::WriteSessionMeta(plan.capture.session_dir, plan.meta));
-  plan.launch.env = launcher::BuildCaptureEnv(plan.launch.env, flags.All("env-var"), plan.capture);
+  plan.launch.env = launcher::BuildCaptureEnv(plan.launch.env, plan.user_env, plan.capture);
   launcher::GpuMetricsSampler sampler;
   if (plan.gpu_metrics) {
     plan.metrics.session_dir = plan.capture.session_dir;
@@ -302,16 +313,24 @@ Result<int> ProfileCommand::Run(const std::vector<std::string>& args) {
   if (!control.ok()) return Error(control.status().code(), "profile: " + control.status().message());
   if (!c.capture_range.empty() && StartsWith(c.capture_range_end, "repeat")) {
     RepeatRun run{plan.launch, c.session_dir, 0, OnStarted, &plan, &plan.report_path};
+    run.linger = !plan.stop_on_exit;
     size_t colon = c.capture_range_end.find(':');
     if (colon != std::string::npos) run.max_ranges = static_cast<int>(ParseInt64(c.capture_range_end.substr(colon + 1)).value_or(0));
     return RunRepeatedRanges(std::move(run), std::move(*control));
   }
   auto launched = launcher::Launch(plan.launch, OnStarted, &plan);
-  sampler.Stop();
   if (!launched.ok()) {
+    sampler.Stop();
     fs::remove_all(plan.capture.session_dir, ec);
     return launched.status();
   }
+  if (plan.launch.show_output) BeginOwnStderrLine();
+  if (!plan.stop_on_exit && !launched->session_ended_early) {
+    launched->end_monotonic_ns =
+        LingerUntil(launched->start_monotonic_ns + plan.launch.session_end_after_ns,
+                    plan.launch.stop_request_file);
+  }
+  sampler.Stop();
   report::ImportOptions io;
   io.session_dir = plan.capture.session_dir;
   io.output_path = plan.report_path;
@@ -377,8 +396,12 @@ Result<int> ProfileCommand::Run(const std::vector<std::string>& args) {
 Status BuildPlan(const ParsedFlags& flags, Plan* plan) {
   if (flags.positionals().empty()) return Bad("no command given (usage: gsys profile [options] COMMAND)");
   plan->launch.argv = flags.positionals();
-  GSYS_RETURN_IF_ERROR(launcher::ResolveCommand(plan->launch.argv[0]).status());
+  GSYS_ASSIGN_OR_RETURN(std::string executable, launcher::ResolveCommand(plan->launch.argv[0]));
   launcher::CaptureSettings& c = plan->capture;
+  c.sanitizer_needs = launcher::ElfSanitizerNeeds(executable);
+  auto user_env = launcher::ParseEnvVarLists(flags.All("env-var"));
+  if (!user_env.ok()) return Bad(user_env.status().message());
+  plan->user_env = std::move(*user_env);
   GSYS_ASSIGN_OR_RETURN(c.trace, ParseTrace(flags.Last("trace").value_or("cuda,nvtx,osrt")));
   if (auto v = flags.Last("osrt-threshold")) {
     auto n = ParseInt64(*v);
@@ -391,6 +414,11 @@ Status BuildPlan(const ParsedFlags& flags, Plan* plan) {
   }
   if (auto v = flags.Last("duration")) {
     GSYS_ASSIGN_OR_RETURN(duration, ParseSeconds("duration", *v));
+  }
+  plan->stop_on_exit = flags.Bool("stop-on-exit", true);
+  if (!plan->stop_on_exit && duration <= 0) {
+    return Bad("-x/--stop-on-exit false needs -d/--duration SECONDS > 0 (the session ends when "
+               "the duration does)");
   }
   std::string range = flags.Last("capture-range").value_or("none");
   if (range != "none" && range != "nvtx" && range != "cudaProfilerApi") {
@@ -439,8 +467,13 @@ Status BuildPlan(const ParsedFlags& flags, Plan* plan) {
     std::error_code e;
     return fs::exists(base + ".gsys-rep", e) || fs::exists(base + ".gsys-session", e);
   };
-  GSYS_ASSIGN_OR_RETURN(std::string base, launcher::ResolveOutputPattern(flags.Last("output").value_or("report%n"), oc, "profile"));
-  if (EndsWith(base, ".gsys-rep")) base.resize(base.size() - 9);
+  // The extension goes before expansion too, so %n looks for free NAME.gsys-rep names.
+  std::string pattern = launcher::StripReportExtension(flags.Last("output").value_or("report%n"));
+  GSYS_ASSIGN_OR_RETURN(std::string base, launcher::ResolveOutputPattern(pattern, oc, "profile"));
+  base = launcher::StripReportExtension(base);
+  if (base.empty()) {
+    return Bad("bad --output '" + flags.Last("output").value_or("") + "' (expected a report name)");
+  }
   plan->report_pattern = base + ".gsys-rep";
   plan->report_path = plan->report_pattern;
   fs::path dir = fs::absolute(fs::path(base)).parent_path();
@@ -465,11 +498,6 @@ Status BuildPlan(const ParsedFlags& flags, Plan* plan) {
   } else {
     for (char** e = environ; *e != nullptr; ++e) plan->launch.env.emplace_back(*e);
   }
-  for (const auto& e : flags.All("env-var")) {
-    for (const auto& kv : Split(e, ',')) {
-      if (kv.find('=') == std::string::npos || kv[0] == '=') return Bad("bad --env-var '" + kv + "' (expected NAME=VALUE)");
-    }
-  }
   if (!c.capture_range.empty()) plan->launch.stop_request_file = c.session_dir + "/shutdown-request";
   format::SessionMeta& m = plan->meta;
   m["command_line"] = Join(plan->launch.argv, " ");
@@ -482,6 +510,7 @@ Status BuildPlan(const ParsedFlags& flags, Plan* plan) {
   m["osrt_threshold_ns"] = std::to_string(c.osrt_threshold_ns);
   if (c.capture_start_ns) m["capture_start_ns"] = std::to_string(delay);
   if (c.capture_stop_ns) m["capture_end_ns"] = std::to_string(delay + duration);
+  if (!plan->stop_on_exit) m["stop_on_exit"] = "false";
   if (!c.pytorch.empty()) m["pytorch"] = c.pytorch;
   if (!c.capture_range.empty()) m["capture_range"] = c.capture_range + (c.nvtx_capture.empty() ? "" : " " + c.nvtx_capture);
   return OkStatus();

@@ -9,6 +9,8 @@
 
 #include "cli/exit_codes.h"
 #include "cli/live_runner.h"
+#include "cli/session_linger.h"
+#include "cli/stderr_line.h"
 #include "serving/live_session.h"
 
 namespace gsys::cli {
@@ -52,6 +54,11 @@ Result<int> RunRepeatedRanges(RepeatRun run, serving::ControlFile control) {
   };
   auto launched = launcher::Launch(run.launch, run.on_started, run.context);
   if (!launched.ok()) return launched.status();
+  if (run.launch.show_output) BeginOwnStderrLine();
+  if (run.linger && !launched->session_ended_early) {
+    LingerUntil(launched->start_monotonic_ns + run.launch.session_end_after_ns,
+                run.launch.stop_request_file);
+  }
   make_live();
   int64_t now = launcher::MonotonicNowNs();
   int left = live->Finish(now, now + 600'000'000'000);

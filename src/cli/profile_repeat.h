@@ -21,6 +21,7 @@ struct RepeatRun {
   void (*on_started)(pid_t, void*) = nullptr;
   void* context = nullptr;
   const std::string* report_path = nullptr;  // filled in by on_started
+  bool linger = false;  // -x false: after the target exits, wait for the session's duration
 };
 
 // Runs the target and writes one report per range. Returns the target's exit code.

@@ -3,6 +3,8 @@
 
 #include <map>
 
+#include "launcher/sanitizer_runtime.h"
+
 namespace gsys::launcher {
 
 std::vector<std::string> BuildCaptureEnv(const std::vector<std::string>& base,
@@ -19,10 +21,16 @@ std::vector<std::string> BuildCaptureEnv(const std::vector<std::string>& base,
   };
   for (const auto& e : base) set(e);
   for (const auto& e : user) set(e);
-  std::string preload = s.inject_library;
-  if (!s.mpi_library.empty()) preload = s.mpi_library + ":" + preload;
-  if (vars.count("LD_PRELOAD") && !vars["LD_PRELOAD"].empty()) preload += ":" + vars["LD_PRELOAD"];
+  std::vector<std::string> ours;
+  if (!s.mpi_library.empty()) ours.push_back(s.mpi_library);
+  ours.push_back(s.inject_library);
+  std::string user_preload = vars.count("LD_PRELOAD") ? vars["LD_PRELOAD"] : "";
+  std::string preload = OrderPreload(ours, user_preload);
   set("LD_PRELOAD=" + preload);
+  if (NeedsAsanLinkOrderWaiver(s.sanitizer_needs, preload)) {
+    std::string options = vars.count("ASAN_OPTIONS") ? vars["ASAN_OPTIONS"] : "";
+    set("ASAN_OPTIONS=" + WithAsanLinkOrderWaiver(options));
+  }
   if (s.trace.find("nvtx") != std::string::npos) {
     set("NVTX_INJECTION64_PATH=" + s.inject_library);
   }

@@ -31,10 +31,14 @@ struct CaptureSettings {
   bool sample = false;           // -s process-tree
   int sampling_frequency = 1000;
   bool cpuctxsw = false;
+  // Sanitizer runtimes the target executable needs (ElfSanitizerNeeds): with libasan among
+  // them, ASan's link-order check is waived so the program starts (sanitizer_runtime.h).
+  std::vector<std::string> sanitizer_needs;
 };
 
 // `base` is the inherited environment (empty with --inherit-environment=false), `user` the
-// -e NAME=VALUE list. Later entries win; LD_PRELOAD keeps what the user had after our library.
+// -e NAME=VALUE list. Later entries win; LD_PRELOAD keeps what the user had after our library,
+// except sanitizer runtimes, which go first (OrderPreload, sanitizer_runtime.h).
 std::vector<std::string> BuildCaptureEnv(const std::vector<std::string>& base,
                                          const std::vector<std::string>& user,
                                          const CaptureSettings& settings);

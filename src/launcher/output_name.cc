@@ -110,6 +110,13 @@ Result<std::string> ExpandOutputPattern(const std::string& pattern, const Output
   return Error(StatusCode::kInvalidArgument, "profile: no free name for --output '" + pattern + "'");
 }
 
+std::string StripReportExtension(const std::string& name) {
+  for (const char* ext : {".gsys-rep", ".nsys-rep"}) {
+    if (EndsWith(name, ext)) return name.substr(0, name.size() - std::string(ext).size());
+  }
+  return name;
+}
+
 std::string WithExtension(const std::string& path, const std::string& extension) {
   return EndsWith(path, extension) ? path : path + extension;
 }

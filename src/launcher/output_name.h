@@ -21,6 +21,10 @@ struct OutputNameContext {
 // Expands `pattern`. Errors (unknown %x, unterminated %q{) name the problem.
 Result<std::string> ExpandOutputPattern(const std::string& pattern, const OutputNameContext& ctx);
 
+// `name` without a trailing report extension: ".gsys-rep", or nsys's ".nsys-rep", so that
+// `-o run.nsys-rep` (an nsys command line) writes run.gsys-rep, as nsys writes run.nsys-rep.
+std::string StripReportExtension(const std::string& name);
+
 // `path` with `extension` appended unless it already ends with it.
 std::string WithExtension(const std::string& path, const std::string& extension);
 

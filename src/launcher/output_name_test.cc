@@ -55,6 +55,16 @@ TEST(OutputNameTest, QValuesCannotClimbOutOfTheOutputDirectory) {
   EXPECT_EQ(ExpandOutputPattern("../out/%q{X}", env("r1")).value(), "../out/r1");
 }
 
+TEST(OutputNameTest, ReportExtensionsAreStripped) {
+  EXPECT_EQ(StripReportExtension("run.nsys-rep"), "run");
+  EXPECT_EQ(StripReportExtension("out/run.gsys-rep"), "out/run");
+  EXPECT_EQ(StripReportExtension("run.gsys-rep.nsys-rep"), "run.gsys-rep");  // one only
+  EXPECT_EQ(StripReportExtension("run.sqlite"), "run.sqlite");
+  EXPECT_EQ(StripReportExtension("run"), "run");
+  EXPECT_EQ(StripReportExtension("nsys-rep"), "nsys-rep");
+  EXPECT_EQ(StripReportExtension(".nsys-rep"), "");
+}
+
 TEST(OutputNameTest, ExtensionAppendedOnce) {
   EXPECT_EQ(WithExtension("a", ".gsys-rep"), "a.gsys-rep");
   EXPECT_EQ(WithExtension("a.gsys-rep", ".gsys-rep"), "a.gsys-rep");

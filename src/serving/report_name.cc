@@ -47,8 +47,10 @@ Result<std::string> WindowReportPath(const ReportNaming& n, int64_t utc_ns) {
     oc.pid = n.pid;
     oc.getenv = n.getenv;
     oc.exists = [&](const std::string& b) { return n.exists && n.exists(b + ".gsys-rep"); };
-    GSYS_ASSIGN_OR_RETURN(base, launcher::ResolveOutputPattern(n.output, oc, "", n.confine_to));
-    if (EndsWith(base, ".gsys-rep")) base.resize(base.size() - 9);
+    // NAME.nsys-rep (an nsys command line) and NAME.gsys-rep both mean NAME.gsys-rep.
+    std::string pattern = launcher::StripReportExtension(n.output);
+    GSYS_ASSIGN_OR_RETURN(base, launcher::ResolveOutputPattern(pattern, oc, "", n.confine_to));
+    base = launcher::StripReportExtension(base);
   }
   if (is_dir && !n.confine_to.empty()) {
     OutputPathRules rules{"bad --output '" + n.output + "'", n.confine_to};

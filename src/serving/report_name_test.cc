@@ -44,5 +44,17 @@ TEST(ReportName, PatternExpands) {
   EXPECT_FALSE(WindowReportPath(n, kUtc).ok());
 }
 
+TEST(ReportName, NsysAndGsysExtensionsAreNotDoubled) {
+  ReportNaming n;
+  n.output = "/r/win.nsys-rep";
+  EXPECT_EQ(WindowReportPath(n, kUtc).value(), "/r/win.gsys-rep");
+  n.output = "/r/win.gsys-rep";
+  EXPECT_EQ(WindowReportPath(n, kUtc).value(), "/r/win.gsys-rep");
+  std::set<std::string> taken = {"/r/w1.gsys-rep"};
+  n.exists = [&taken](const std::string& p) { return taken.count(p) > 0; };
+  n.output = "/r/w%n.nsys-rep";
+  EXPECT_EQ(WindowReportPath(n, kUtc).value(), "/r/w2.gsys-rep");
+}
+
 }  // namespace
 }  // namespace gsys::serving

@@ -569,6 +569,104 @@ def case_other_preload():
             fail(f"gsys recorded {reads} reads with another preload library present ({name})")
 
 
+# --- sanitizer-built targets (docs/reliability.md) ---------------------------------------------
+
+def build_sanitized(compiler, sanitizer):
+    """tests/reliability/progs/sanitized_target.c built now with `compiler -fsanitize=...`;
+    skips (77) with the reason when this machine cannot build or run such a program."""
+    cc = shutil.which(compiler)
+    if cc is None:
+        skip(f"{compiler} is not installed")
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "progs", "sanitized_target.c")
+    exe = os.path.join(TMP, f"sanitized_{compiler}_{sanitizer}")
+    c = subprocess.run([cc, f"-fsanitize={sanitizer}", "-g", "-O1", "-pthread", src, "-o", exe],
+                       capture_output=True, text=True)
+    if c.returncode != 0:
+        skip(f"{compiler} -fsanitize={sanitizer} cannot build a program here: "
+             f"{c.stderr.strip()[-400:]}")
+    b = bare([exe])
+    if b.returncode != 3 or "counter 4000" not in b.stdout:
+        skip(f"the {compiler} -fsanitize={sanitizer} program does not run here even without "
+             f"gsys (rc {b.returncode}): {b.stderr.strip()[-400:]}")
+    return exe
+
+
+def osrt_calls(r, name):
+    return one(r, "SELECT count(*) FROM OSRT_API o JOIN StringIds s ON s.id = o.nameId "
+                  f"WHERE s.value = '{name}'")
+
+
+def sanitized(compiler, sanitizer, preload_variants=()):
+    exe = build_sanitized(compiler, sanitizer)
+    what = f"{compiler} -fsanitize={sanitizer}"
+    runs = [("nvtx,osrt", [], {}), ("none", [], {})] + list(preload_variants)
+    for i, (trace, opts, env_add) in enumerate(runs):
+        env = dict(os.environ, **env_add)
+        b = bare([exe], env=env)
+        p, r = profile([exe], "-t", trace, "--osrt-threshold", "0", *opts, env=env,
+                       output=f"s{i}")
+        label = f"{what}, -t {trace} {' '.join(opts)} {env_add or ''}"
+        if "does not come first" in p.stderr:
+            fail(f"{label}: the sanitizer runtime refused to start under gsys:\n{p.stderr}")
+        same_as_bare([exe, label], p, b)
+        check_report_opens(r)
+        if trace != "none":
+            # libgsys-inject.so worked inside the sanitized process: its calls are recorded.
+            eq(osrt_calls(r, "pthread_join"), 4, f"pthread_join calls recorded ({label})")
+    # A child that is not sanitized runs as it does without gsys: nothing gsys adds to the
+    # environment turns a sanitizer on in it (with libasan inherited through LD_PRELOAD, perl
+    # would run under LeakSanitizer and exit 1).
+    perl = shutil.which("perl")
+    if perl is None:
+        print("child check skipped: perl is not installed")
+    else:
+        cmd = [exe, "child", f"{perl} -e 'print qq(child ok\\n)'"]
+        b = bare(cmd)
+        p, _ = profile(cmd, "-t", "nvtx,osrt", output="child")
+        same_as_bare(cmd, p, b)
+        if "child ok\nchild status 0\n" not in p.stdout:
+            fail(f"the unsanitized child did not run cleanly under gsys ({what}):\n{p.stdout}\n"
+                 f"{p.stderr}")
+    if "address" in sanitizer:
+        # ASan still catches the error under gsys, and ends the program as it does bare.
+        cmd = [exe, "overflow"]
+        b = bare(cmd)
+        p, _ = profile(cmd, "-t", "nvtx,osrt", output="overflow")
+        eq(p.returncode, shell_rc(b.returncode), f"exit code after the overflow ({what})")
+        eq(p.stdout, b.stdout, f"stdout after the overflow ({what})")
+        if "heap-buffer-overflow" not in b.stderr or "heap-buffer-overflow" not in p.stderr:
+            fail(f"ASan did not report the overflow under gsys ({what}):\n{p.stderr[-2000:]}")
+
+
+def case_sanitizer_gcc_asan():
+    gcc = shutil.which("gcc")
+    libasan = ""
+    if gcc:
+        libasan = subprocess.run([gcc, "-print-file-name=libasan.so"], capture_output=True,
+                                 text=True).stdout.strip()
+    variants = []
+    if os.path.isabs(libasan) and os.path.exists(libasan):
+        # The user preloads the runtime: with -e (only the target has it) and inherited (gsys
+        # runs with it too).
+        variants = [("nvtx,osrt", ["-e", f"LD_PRELOAD={libasan}"], {}),
+                    ("nvtx,osrt", [], {"LD_PRELOAD": libasan})]
+    else:
+        print("user-preload variants skipped: gcc -print-file-name=libasan.so gives no file")
+    sanitized("gcc", "address", variants)
+
+
+def case_sanitizer_gcc_tsan():
+    sanitized("gcc", "thread")
+
+
+def case_sanitizer_clang_asan():
+    sanitized("clang", "address")
+
+
+def case_sanitizer_clang_tsan():
+    sanitized("clang", "thread")
+
+
 def main():
     global ARGS, TMP
     ap = argparse.ArgumentParser()

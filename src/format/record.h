@@ -28,6 +28,8 @@ enum class RecordKind : uint16_t {
   kCounter = 4,        // CounterBody: a named data-quality counter (drops, ...)
   kCaptureWindow = 5,  // CaptureWindowBody
   kClockSync = 6,      // ClockSyncBody: maps the stream's event ticks to CLOCK_MONOTONIC ns
+  kThreadGap = 7,      // no body: the thread dropped records just before this point, so
+                       // its open NVTX push/pop ranges cannot be paired across it
   // 16..63: NVTX
   kNvtxPush = 16,            // NvtxEventBody + text
   kNvtxPop = 17,             // NvtxPopBody

@@ -46,6 +46,9 @@ class StreamBuilder {
     records_ = 0;
   }
 
+  // Skips a chunk sequence number, as a chunk the writer could not write leaves it.
+  void SkipChunk() { ++seq_; }
+
   std::vector<uint8_t>& bytes() { return bytes_; }
 
  private:

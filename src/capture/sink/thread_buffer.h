@@ -6,7 +6,8 @@
 // with release by the producer, `tail_` by the consumer. A record never wraps: when it does not
 // fit before the end of the ring, the producer writes a pad header (kind kPad, size 0) meaning
 // "skip to the start". When the ring is full the record is dropped and counted, never waited
-// for (design.md decision 2).
+// for (design.md decision 2). The first record that fits after a drop is preceded by a
+// kThreadGap record, so the importer never pairs a push with a pop across lost records.
 #pragma once
 
 #include <atomic>
@@ -27,16 +28,20 @@ class ThreadBuffer {
   // Producer: room for `size` bytes (a multiple of 8), or nullptr when full (dropped()
   // is incremented). Must be followed by Commit(size) before the next Reserve.
   uint8_t* Reserve(uint32_t size) {
+    if (__builtin_expect(lost_, 0) && !MarkGap()) return Drop();
+    uint8_t* p = ReserveRaw(size);
+    return p != nullptr ? p : Drop();
+  }
+
+ private:
+  uint8_t* ReserveRaw(uint32_t size) {
     uint64_t head = head_.load(std::memory_order_relaxed);
     uint64_t pos = head & mask_;
     uint64_t pad = (pos + size > mask_ + 1) ? (mask_ + 1 - pos) : 0;
     uint64_t need = head + pad + size;
     if (need - cached_tail_ > mask_ + 1) {
       cached_tail_ = tail_.load(std::memory_order_acquire);
-      if (need - cached_tail_ > mask_ + 1) {
-        dropped_.store(dropped_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-        return nullptr;
-      }
+      if (need - cached_tail_ > mask_ + 1) return nullptr;
     }
     if (pad != 0) {
       format::RecordHeader h{static_cast<uint16_t>(format::RecordKind::kPad), 0, 0};
@@ -48,6 +53,26 @@ class ThreadBuffer {
     return data_ + pos;
   }
 
+  uint8_t* Drop() {
+    dropped_.store(dropped_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    lost_ = true;
+    return nullptr;
+  }
+
+  // Writes the kThreadGap record; false when even that does not fit.
+  bool MarkGap() {
+    constexpr uint32_t kSize = sizeof(format::RecordHeader);
+    uint8_t* p = ReserveRaw(kSize);
+    if (p == nullptr) return false;
+    format::RecordHeader h{static_cast<uint16_t>(format::RecordKind::kThreadGap), kSize,
+                           tid.load(std::memory_order_relaxed)};
+    __builtin_memcpy(p, &h, sizeof(h));
+    Commit(kSize);
+    lost_ = false;
+    return true;
+  }
+
+ public:
   // Producer: publishes the reserved record. Returns true when the ring became more than half
   // full, so the caller can wake the writer early.
   bool Commit(uint32_t size) {
@@ -81,6 +106,7 @@ class ThreadBuffer {
   alignas(64) std::atomic<uint64_t> head_{0};
   uint64_t cached_tail_ = 0;  // producer's view of tail_
   uint64_t pending_pad_ = 0;
+  bool lost_ = false;  // producer: records were dropped since the last one kept
   std::atomic<uint64_t> dropped_{0};
   alignas(64) std::atomic<uint64_t> tail_{0};
   uint8_t* data_;

@@ -32,13 +32,18 @@ std::vector<uint64_t> DrainValues(ThreadBuffer* b) {
   std::vector<uint64_t> values;
   format::RecordCursor cur(out.data(), n);
   format::RecordView r;
+  uint32_t gaps = 0;
   while (cur.Next(&r)) {
+    if (r.kind == RecordKind::kThreadGap) {  // marks where records were dropped
+      ++gaps;
+      continue;
+    }
     uint64_t v;
     std::memcpy(&v, r.data + 8, 8);
     values.push_back(v);
   }
   EXPECT_FALSE(cur.malformed());
-  EXPECT_EQ(values.size(), records);
+  EXPECT_EQ(values.size() + gaps, records);
   return values;
 }
 
@@ -52,6 +57,35 @@ TEST(ThreadBufferTest, FifoAcrossWrapWithPadding) {
   }
   EXPECT_EQ(expect, next);
   EXPECT_EQ(b.dropped(), 0u);
+}
+
+// Issue 17, item 3: the importer must learn where records were lost.
+TEST(ThreadBufferTest, FirstRecordAfterADropIsPrecededByAGap) {
+  std::vector<uint8_t> mem(4096);
+  ThreadBuffer b(mem.data(), mem.size());
+  b.tid.store(42);
+  int stored = 0;
+  while (Put(&b, static_cast<uint64_t>(stored))) ++stored;
+  EXPECT_EQ(b.dropped(), 1u);
+  std::vector<uint8_t> out(1 << 16);
+  uint32_t records = 0;
+  b.Drain(out.data(), out.size(), &records);  // room again
+  ASSERT_TRUE(Put(&b, 7));
+  records = 0;
+  size_t n = b.Drain(out.data(), out.size(), &records);
+  format::RecordCursor cur(out.data(), n);
+  format::RecordView r;
+  ASSERT_TRUE(cur.Next(&r));
+  EXPECT_EQ(r.kind, RecordKind::kThreadGap);
+  EXPECT_EQ(r.tid, 42u);
+  ASSERT_TRUE(cur.Next(&r));
+  EXPECT_EQ(r.kind, RecordKind::kNvtxPop);
+  EXPECT_FALSE(cur.Next(&r));
+  EXPECT_EQ(b.dropped(), 1u);  // the gap itself is not a dropped record
+  ASSERT_TRUE(Put(&b, 8));     // one gap per loss
+  records = 0;
+  n = b.Drain(out.data(), out.size(), &records);
+  EXPECT_EQ(records, 1u);
 }
 
 TEST(ThreadBufferTest, FullBufferDropsAndCounts) {

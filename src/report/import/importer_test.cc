@@ -123,6 +123,42 @@ TEST_F(ImporterTest, PushPopStartEndMarksAndDomains) {
   EXPECT_EQ(Count(db, "SELECT globalTid FROM NVTX_EVENTS LIMIT 1"), GlobalTid(100, 100));
 }
 
+// Issue 17, item 3: a push whose pop was lost must never pair with a later pop.
+TEST_F(ImporterTest, ThreadGapCutsOpenRangesInsteadOfPairingThem) {
+  struct NoBody {};
+  auto sb = Process(100);
+  sb.Add(RecordKind::kNvtxPush, 100, Event(kT0 + 10, 0, "outer"), "outer");
+  sb.Add(RecordKind::kNvtxPush, 100, Event(kT0 + 20, 0, "inner"), "inner");
+  sb.Add(RecordKind::kNvtxPush, 101, Event(kT0 + 21, 0, "other"), "other");
+  sb.Add(RecordKind::kThreadGap, 100, NoBody{});  // inner's pop (and more) were dropped
+  sb.Add(RecordKind::kNvtxPop, 100, format::NvtxPopBody{kT0 + 90, 0, 0});
+  sb.Add(RecordKind::kNvtxPop, 101, format::NvtxPopBody{kT0 + 95, 0, 0});
+  sb.FlushChunk(format::kChunkFinal);
+  WriteStream(100, sb);
+  Database db = Import();
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM NVTX_EVENTS WHERE eventType = 59"), 1);
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM NVTX_EVENTS WHERE text = 'other'"), 1);
+  EXPECT_EQ(Count(db, "SELECT value FROM GSYS_DIAGNOSTICS WHERE name = 'nvtx_ranges_cut_by_loss'"),
+            2);
+  EXPECT_EQ(Count(db, "SELECT value FROM GSYS_DIAGNOSTICS WHERE name = 'nvtx_unmatched_pops'"), 1);
+}
+
+TEST_F(ImporterTest, MissingChunkCutsEveryOpenRange) {
+  auto sb = Process(100);
+  sb.Add(RecordKind::kNvtxPush, 100, Event(kT0 + 10, 0, "a"), "a");
+  sb.Add(RecordKind::kNvtxPush, 101, Event(kT0 + 11, 0, "b"), "b");
+  sb.FlushChunk();
+  sb.SkipChunk();
+  sb.Add(RecordKind::kNvtxPop, 100, format::NvtxPopBody{kT0 + 90, 0, 0});
+  sb.Add(RecordKind::kNvtxPop, 101, format::NvtxPopBody{kT0 + 95, 0, 0});
+  sb.FlushChunk(format::kChunkFinal);
+  WriteStream(100, sb);
+  Database db = Import();
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM NVTX_EVENTS WHERE eventType = 59"), 0);
+  EXPECT_EQ(Count(db, "SELECT value FROM GSYS_DIAGNOSTICS WHERE name = 'nvtx_ranges_cut_by_loss'"),
+            2);
+}
+
 TEST_F(ImporterTest, OsrtDropsAndTruncation) {
   auto sb = Process(7);
   format::OsrtCallBody call{kT0 + 100, kT0 + 5100, 0, 1, 0};

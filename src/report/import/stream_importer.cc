@@ -20,6 +20,14 @@ constexpr int kNvtxDomainCreate = 75;
 
 }  // namespace
 
+void StreamImporter::CutOpenRanges(const std::function<bool(uint32_t tid)>& which) {
+  for (auto& [key, stack] : stacks_) {
+    if (stack.empty() || !which(key.first)) continue;
+    (*counters_)[ImportCounter::kRangesCutByLoss] += stack.size();
+    stack.clear();
+  }
+}
+
 std::map<uint32_t, std::string> StreamImporter::ThreadNames() const {
   std::map<uint32_t, std::string> names = os_names_;
   for (const auto& [tid, name] : nvtx_names_) names[tid] = name;
@@ -29,7 +37,11 @@ std::map<uint32_t, std::string> StreamImporter::ThreadNames() const {
 Status StreamImporter::Import(const format::StreamFile& file) {
   constexpr size_t kReleaseEveryBytes = 8u << 20;
   size_t since_release = 0;
+  uint64_t next_seq = 0;
   for (const format::ChunkRef& chunk : file.chunks()) {
+    // A missing chunk (damaged, or not written) may hold any thread's pops.
+    if (chunk.header.seq != next_seq) CutOpenRanges([](uint32_t) { return true; });
+    next_seq = chunk.header.seq + 1;
     since_release += chunk.header.payload_size;
     if (since_release >= kReleaseEveryBytes) {
       file.ReleaseResidentPages();  // bounded import memory (docs/reliability.md P4)
@@ -78,6 +90,9 @@ Status StreamImporter::Record(const RecordView& r) {
       return OkStatus();
     case RecordKind::kClockSync:
       return OkStatus();  // used by the session's TickClock
+    case RecordKind::kThreadGap:
+      CutOpenRanges([&](uint32_t tid) { return tid == r.tid; });
+      return OkStatus();
     case RecordKind::kCaptureWindow: {
       format::CaptureWindowBody b;
       if (!r.Body(&b)) return Malformed(), OkStatus();

@@ -87,6 +87,9 @@ class StreamImporter {
   Status Record(const format::RecordView& r);
   // The push/pop stack of (`tid`, `domain`); the last one used is cached because a thread's
   // records arrive in runs (one per flushed thread buffer). std::map nodes never move.
+  // Open push/pop ranges of the threads `which` selects are dropped and counted: their pops
+  // may be among lost records, so pairing them with a later pop could invent a range.
+  void CutOpenRanges(const std::function<bool(uint32_t tid)>& which);
   std::vector<Open>& Stack(uint32_t tid, uint32_t domain) {
     uint64_t key = (uint64_t{tid} << 32) | domain;
     if (last_stack_ == nullptr || last_stack_key_ != key) {

@@ -49,6 +49,12 @@ bool NvtxNameTable::Init(size_t arena_bytes) {
   return true;
 }
 
+void NvtxNameTable::Release() {
+  if (arena_ != nullptr) munmap(arena_, arena_cap_);
+  if (slots_ != nullptr) munmap(slots_, (size_t{mask_} + 1) * sizeof(Slot));
+  *this = NvtxNameTable();
+}
+
 uint32_t NvtxNameTable::Hash(RecordKind kind, uint32_t domain, uint64_t id, const char* text,
                              size_t len) {
   uint64_t h = 0xcbf29ce484222325ull;

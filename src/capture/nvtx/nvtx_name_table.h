@@ -30,6 +30,9 @@ class NvtxNameTable {
   // Reserves the arena; false when mmap fails (then every Find misses and Put keeps nothing).
   bool Init(size_t arena_bytes);
 
+  // Unmaps both parts; the table is empty (and needs Init) afterwards.
+  void Release();
+
   // The kept record with the key of (kind, domain, id, text): its body, and its text through
   // `text`/`len`; nullptr when there is none. `id` is part of the key for categories only;
   // `domain` is not part of a domain's key.

@@ -207,6 +207,18 @@ void NvtxRegistryForkDone() {
   t_in_registry = false;
 }
 
+void NvtxRegistryResetForTesting() {
+  Locked lock;
+  if (!lock.ok()) return;
+  bool had_arena = r.table.arena() != nullptr;
+  r.table.Release();
+  if (had_arena) r.table.Init(kArenaBytes);
+  r.domains.store(0);
+  r.next_string.store(1);
+  r.trigger_domain.store(0);
+  r.match_count.store(0);
+}
+
 bool NvtxTriggerDomainMatches(uint32_t domain) {
   const CaptureConfig& c = CaptureContext().config;
   if (c.trigger_any_domain) return true;

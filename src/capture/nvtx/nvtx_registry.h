@@ -35,6 +35,8 @@ bool NvtxRegistryStringKnown(uint64_t handle);
 size_t NvtxRegistryCopy(uint8_t* out, size_t cap);
 void NvtxRegistryForkPrepare();
 void NvtxRegistryForkDone();
+// Fuzzers and tests only: forgets every name and handle (a fresh process's registry).
+void NvtxRegistryResetForTesting();
 
 // Trigger support: whether `domain`/registered `string_id` match GSYS_NVTX_CAPTURE.
 bool NvtxTriggerDomainMatches(uint32_t domain);

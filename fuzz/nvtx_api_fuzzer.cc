@@ -430,8 +430,8 @@ void Call(Input& in, State& st) {
       break;
     }
     case 19:
-      if (Core2<int (*)(nvtxDomainHandle_t)>(NVTX_CBID_CORE2_DomainRangePop)(
-              Pick(in, st.domains)) < -1) {
+      if (Core2<int (*)(nvtxDomainHandle_t)>(NVTX_CBID_CORE2_DomainRangePop)(Pick(in, st.domains)) <
+          -1) {
         Fail("domain pop returned < -1");
       }
       break;
@@ -481,8 +481,8 @@ void Call(Input& in, State& st) {
     }
     case 26: {
       const char* name = String(in, st);
-      CreateDomain(st, Core2<nvtxDomainHandle_t (*)(const char*)>(NVTX_CBID_CORE2_DomainCreateA)(
-                           name),
+      CreateDomain(st,
+                   Core2<nvtxDomainHandle_t (*)(const char*)>(NVTX_CBID_CORE2_DomainCreateA)(name),
                    name);
       break;
     }

@@ -99,7 +99,7 @@ enum class CounterId : uint32_t {
   kThreadsWithoutBuffer = 2,  // the memory limit left no buffer for a thread
   kDroppedBytes = 3,
   kWriteErrors = 4,           // the stream file could not be written
-  kTruncatedText = 5,         // NVTX text longer than kMaxTextBytes
+  kTruncatedText = 5,         // NVTX strings cut at kMaxTextBytes so far (UTF-8 boundary)
   kCaptureDisabled = 6,       // capture turned itself off after an internal error
 };
 
@@ -169,6 +169,9 @@ struct OsrtCallBody {
 };
 static_assert(sizeof(OsrtCallBody) == 32);
 
+// The cap on every NVTX string in a record (messages, domain/category/thread names, registered
+// strings): longer ones are cut between UTF-8 characters, so at most 3 bytes less are kept,
+// and counted (CounterId::kTruncatedText). docs/nvtx.md.
 inline constexpr size_t kMaxTextBytes = 4096;
 
 // Size of a record with `body` bytes of body and `text` bytes of trailing text, 8-aligned.

@@ -6,12 +6,14 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cstddef>
 #include <cstdio>
 #include <cstring>
 
 #include "capture/clock/clock.h"
 #include "capture/entry/context.h"
 #include "capture/nvtx/nvtx_registry.h"
+#include "capture/nvtx/nvtx_text.h"
 #include "capture/sink/sink.h"
 #include "format/record.h"
 
@@ -35,31 +37,61 @@ std::atomic<uint32_t> g_trigger_domain{0};
 uint32_t SelfPid() { return SinkPid(); }
 
 struct Message {
-  const char* text = nullptr;
+  const char* text = nullptr;  // UTF-8, `len` bytes (cut at the cap)
   uint32_t len = 0;
-  uint64_t registered = 0;
+  bool cut = false;               // `text` was cut at the cap
+  uint64_t registered = 0;        // a registered-string handle this process returned
+  const wchar_t* wide = nullptr;  // a UNICODE message, converted only when emitted
 };
 
-Message ReadMessage(const nvtxEventAttributes_t* attr, const char* text, char* scratch,
-                    size_t cap) {
+// The caller's attributes as far as its `size` covers them: a struct shorter than ours (an
+// older or careless caller) is read field by field, never past `size`, and a field it does
+// not cover is absent (zero: unknown color, payload and message types). `version` is not
+// checked: the layout only ever grows, and `size` says how much of it the caller filled.
+const nvtxEventAttributes_t* Covered(const nvtxEventAttributes_t* attr,
+                                     nvtxEventAttributes_t* copy) {
+  if (attr == nullptr || attr->size >= sizeof(nvtxEventAttributes_t)) return attr;
+  std::memset(copy, 0, sizeof(*copy));
+  const size_t n = attr->size;
+#define GSYS_NVTX_COPY_(field)                                             \
+  if (offsetof(nvtxEventAttributes_t, field) + sizeof(attr->field) <= n) { \
+    std::memcpy(&copy->field, &attr->field, sizeof(attr->field));          \
+  }
+  GSYS_NVTX_COPY_(category)
+  GSYS_NVTX_COPY_(colorType)
+  GSYS_NVTX_COPY_(color)
+  GSYS_NVTX_COPY_(payloadType)
+  GSYS_NVTX_COPY_(payload)
+  GSYS_NVTX_COPY_(messageType)
+  GSYS_NVTX_COPY_(message)
+#undef GSYS_NVTX_COPY_
+  return copy;
+}
+
+// `attr` is already Covered().
+Message ReadMessage(const nvtxEventAttributes_t* attr, const char* text) {
   Message m;
   if (attr == nullptr) {
     m.text = text;
   } else if (attr->messageType == NVTX_MESSAGE_TYPE_ASCII) {
     m.text = attr->message.ascii;
-  } else if (attr->messageType == NVTX_MESSAGE_TYPE_UNICODE && attr->message.unicode != nullptr) {
-    WideToUtf8(attr->message.unicode, scratch, cap);
-    m.text = scratch;
+  } else if (attr->messageType == NVTX_MESSAGE_TYPE_UNICODE) {
+    m.wide = attr->message.unicode;
   } else if (attr->messageType == NVTX_MESSAGE_TYPE_REGISTERED) {
-    m.registered = reinterpret_cast<uintptr_t>(attr->message.registered);
+    uint64_t h = reinterpret_cast<uintptr_t>(attr->message.registered);
+    // A handle never returned would name nothing in the report: an unnamed event instead.
+    if (NvtxRegistryStringKnown(h)) m.registered = h;
+  }  // any other type (unknown, or an extension's): an unnamed event
+  if (m.text != nullptr) {
+    m.len = static_cast<uint32_t>(NvtxTextLength(m.text, format::kMaxTextBytes, &m.cut));
   }
-  if (m.text != nullptr) m.len = static_cast<uint32_t>(strnlen(m.text, format::kMaxTextBytes));
   return m;
 }
 
 void FillBody(NvtxEventBody* b, int64_t ts, uint32_t domain, const nvtxEventAttributes_t* attr,
               const Message& m) {
   b->timestamp = ts;
+  b->id = 0;
   b->domain = domain;
   b->payload = 0;
   b->category = 0;
@@ -72,7 +104,9 @@ void FillBody(NvtxEventBody* b, int64_t ts, uint32_t domain, const nvtxEventAttr
     b->message_type = static_cast<uint8_t>(format::NvtxMessage::kRegistered);
     b->id = m.registered;
   } else {
-    b->message_type = static_cast<uint8_t>(m.text ? format::NvtxMessage::kText : format::NvtxMessage::kNone);
+    bool text = m.text != nullptr || m.wide != nullptr;
+    b->message_type =
+        static_cast<uint8_t>(text ? format::NvtxMessage::kText : format::NvtxMessage::kNone);
   }
   if (attr != nullptr) {
     b->category = attr->category;
@@ -88,12 +122,50 @@ void FillBody(NvtxEventBody* b, int64_t ts, uint32_t domain, const nvtxEventAttr
   }
 }
 
+// A UNICODE message: converted on a stack buffer of the cap's size, which only this rare path
+// pays for (the hot paths keep small frames).
+__attribute__((noinline, cold)) void EmitWide(RecordKind kind, NvtxEventBody* b,
+                                              const wchar_t* wide) {
+  char text[format::kMaxTextBytes + 1];
+  bool cut = false;
+  b->text_len = static_cast<uint32_t>(WideToUtf8(wide, text, sizeof(text), &cut));
+  EmitRecord(kind, *b, text, b->text_len);
+  if (cut) NvtxCountTruncation();
+}
+
+// Emits an event whose body FillBody() filled; a start's `b->id` holds the range id.
+void EmitEvent(RecordKind kind, NvtxEventBody* b, const Message& m) {
+  if (m.registered != 0) {
+    if (kind == RecordKind::kNvtxStart) {
+      // `id` holds the range id, so a registered handle travels as 8 bytes after the body.
+      b->text_len = sizeof(uint64_t);
+      EmitRecord(kind, *b, reinterpret_cast<const char*>(&m.registered), sizeof(uint64_t));
+    } else {
+      EmitRecord(kind, *b);
+    }
+  } else if (m.wide != nullptr) {
+    EmitWide(kind, b, m.wide);
+  } else {
+    EmitRecord(kind, *b, m.text, m.len);
+    if (m.cut) NvtxCountTruncation();
+  }
+}
+
+__attribute__((noinline, cold)) bool WideEquals(const wchar_t* wide, const char* utf8) {
+  char text[format::kMaxTextBytes + 1];
+  bool cut = false;
+  WideToUtf8(wide, text, sizeof(text), &cut);
+  return !cut && std::strcmp(text, utf8) == 0;
+}
+
 bool TriggerMatches(uint32_t domain, const Message& m) {
   if (!NvtxTriggerDomainMatches(domain)) return false;
   if (m.registered != 0) return NvtxTriggerStringMatches(m.registered);
   const CaptureConfig& c = CaptureContext().config;
-  return !c.trigger_registered_only && m.text != nullptr &&
-         std::strncmp(m.text, c.trigger_range, m.len) == 0 && c.trigger_range[m.len] == '\0';
+  if (c.trigger_registered_only) return false;
+  if (m.wide != nullptr) return WideEquals(m.wide, c.trigger_range);
+  return m.text != nullptr && std::strncmp(m.text, c.trigger_range, m.len) == 0 &&
+         c.trigger_range[m.len] == '\0';
 }
 
 void EmitWindow(bool started) {
@@ -157,9 +229,10 @@ void NvtxArmTrigger() {
 
 int NvtxPush(uint32_t domain, const nvtxEventAttributes_t* attr, const char* text) {
   int depth = t_depth++;
-  char scratch[512];
+  nvtxEventAttributes_t copy;
+  attr = Covered(attr, &copy);
   if (__builtin_expect(g_trigger.load(std::memory_order_relaxed) != kNoTrigger, 0)) {
-    Message m = ReadMessage(attr, text, scratch, sizeof(scratch));
+    Message m = ReadMessage(attr, text);
     if (g_trigger.load() == kArmed) MaybeOpen(domain, m, true, 0);
     if (g_trigger.load() == kActive && g_control.trigger_tid.load() == CurrentTid() &&
         g_trigger_domain.load() == domain) {
@@ -168,17 +241,21 @@ int NvtxPush(uint32_t domain, const nvtxEventAttributes_t* attr, const char* tex
   }
   if (!Recording()) return depth;
   int64_t ts = NowTicks();
-  Message m = ReadMessage(attr, text, scratch, sizeof(scratch));
+  Message m = ReadMessage(attr, text);
   NvtxEventBody b;
   FillBody(&b, ts, domain, attr, m);
-  if (m.registered == 0) b.id = 0;
-  EmitRecord(RecordKind::kNvtxPush, b, m.text, m.len);
+  EmitEvent(RecordKind::kNvtxPush, &b, m);
   return depth;
 }
 
 int NvtxPop(uint32_t domain) {
   int depth = --t_depth;
-  if (depth < 0) t_depth = 0;
+  if (depth < 0) {
+    // Nothing pushed on this thread: NVTX's "error" value, and no record (it would only be
+    // an unmatched pop in the report).
+    t_depth = 0;
+    return -1;
+  }
   if (Recording()) {
     int64_t ts = NowTicks();
     format::NvtxPopBody b{ts, domain, 0};
@@ -189,35 +266,31 @@ int NvtxPop(uint32_t domain) {
       --t_thread.trigger_depth == 0) {
     Close();
   }
-  return depth < 0 ? -1 : depth;
+  return depth;
 }
 
 uint64_t NvtxStart(uint32_t domain, const nvtxEventAttributes_t* attr, const char* text) {
   uint64_t id = g_next_range_id.fetch_add(1, std::memory_order_relaxed);
-  char scratch[512];
+  nvtxEventAttributes_t copy;
+  attr = Covered(attr, &copy);
   if (__builtin_expect(g_trigger.load(std::memory_order_relaxed) == kArmed, 0)) {
-    Message m = ReadMessage(attr, text, scratch, sizeof(scratch));
+    Message m = ReadMessage(attr, text);
     MaybeOpen(domain, m, false, id);
   }
   if (!Recording()) return id;
   int64_t ts = NowTicks();
-  Message m = ReadMessage(attr, text, scratch, sizeof(scratch));
+  Message m = ReadMessage(attr, text);
   NvtxEventBody b;
   FillBody(&b, ts, domain, attr, m);
   b.id = id;
-  if (m.registered != 0) {
-    // `id` holds the range id, so a registered handle travels as 8 bytes after the body.
-    b.text_len = sizeof(uint64_t);
-    EmitRecord(RecordKind::kNvtxStart, b, reinterpret_cast<const char*>(&m.registered),
-               sizeof(uint64_t));
-    return id;
-  }
-  EmitRecord(RecordKind::kNvtxStart, b, m.text, m.len);
+  EmitEvent(RecordKind::kNvtxStart, &b, m);
   return id;
 }
 
 void NvtxEnd(uint32_t domain, uint64_t id) {
   (void)domain;
+  // An id no start returned ends nothing: no record (it would only be an unmatched end).
+  if (id == 0 || id >= g_next_range_id.load(std::memory_order_relaxed)) return;
   if (Recording()) {
     int64_t ts = NowTicks();
     format::NvtxEndBody b{ts, id};
@@ -232,51 +305,19 @@ void NvtxEnd(uint32_t domain, uint64_t id) {
 void NvtxMark(uint32_t domain, const nvtxEventAttributes_t* attr, const char* text) {
   if (!Recording()) return;
   int64_t ts = NowTicks();
-  char scratch[512];
-  Message m = ReadMessage(attr, text, scratch, sizeof(scratch));
+  nvtxEventAttributes_t copy;
+  attr = Covered(attr, &copy);
+  Message m = ReadMessage(attr, text);
   NvtxEventBody b;
   FillBody(&b, ts, domain, attr, m);
-  if (m.registered == 0) b.id = 0;
-  EmitRecord(RecordKind::kNvtxMark, b, m.text, m.len);
+  EmitEvent(RecordKind::kNvtxMark, &b, m);
 }
 
-void NvtxNameThread(uint32_t tid, const char* name) {
-  uint32_t len = static_cast<uint32_t>(strnlen(name, 255));
+void NvtxNameThread(uint32_t tid, const char* name, size_t len, bool cut) {
   format::ThreadNameBody b{NowTicks(), tid, static_cast<uint16_t>(format::ThreadNameSource::kNvtx),
                            static_cast<uint16_t>(len)};
-  EmitRecord(RecordKind::kThreadName, b, name, len);
-}
-
-void WideToUtf8(const wchar_t* in, char* out, size_t cap) {
-  size_t n = 0;
-  for (; *in != 0; ++in) {
-    uint32_t c = static_cast<uint32_t>(*in);
-    char buf[4];
-    size_t k;
-    if (c < 0x80) {
-      buf[0] = static_cast<char>(c);
-      k = 1;
-    } else if (c < 0x800) {
-      buf[0] = static_cast<char>(0xC0 | (c >> 6));
-      buf[1] = static_cast<char>(0x80 | (c & 0x3F));
-      k = 2;
-    } else if (c < 0x10000) {
-      buf[0] = static_cast<char>(0xE0 | (c >> 12));
-      buf[1] = static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-      buf[2] = static_cast<char>(0x80 | (c & 0x3F));
-      k = 3;
-    } else {
-      buf[0] = static_cast<char>(0xF0 | ((c >> 18) & 0x07));
-      buf[1] = static_cast<char>(0x80 | ((c >> 12) & 0x3F));
-      buf[2] = static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-      buf[3] = static_cast<char>(0x80 | (c & 0x3F));
-      k = 4;
-    }
-    if (n + k + 1 > cap) break;
-    std::memcpy(out + n, buf, k);
-    n += k;
-  }
-  out[n] = '\0';
+  EmitRecord(RecordKind::kThreadName, b, name, static_cast<uint32_t>(len));
+  if (cut) NvtxCountTruncation();
 }
 
 }  // namespace gsys::capture

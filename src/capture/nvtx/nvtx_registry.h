@@ -1,11 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
-// The NVTX name registry of one process: domains (deduplicated by name), registered strings
-// and category names. Every registration is emitted as a record, and also kept in an mmap'd
-// arena in wire format so a forked child can replay it into its own stream (its events keep
-// referring to handles created before the fork).
+// The NVTX name registry of one process: domains (one per name), registered strings (one
+// handle per text and domain) and category names. Every new registration is emitted as a
+// record, and kept in an mmap'd arena in wire format, indexed by a hash table
+// (nvtx_name_table.h), so a lookup is O(1) and a forked child still sees (and can replay)
+// the names its events refer to.
 //
-// Threading: registrations are rare and serialized by a spin lock; lookups used by the NVTX
-// capture-range trigger read only atomics.
+// Strings arrive already cut at format::kMaxTextBytes on a UTF-8 boundary (nvtx_text.h);
+// `cut` says whether they were, and the registry counts each cut it emits.
+//
+// Threading: registrations are rare and serialized by a spin lock; a registration from a
+// signal handler that interrupted one on the same thread returns the failure value instead
+// of waiting for itself. Handle checks and the capture-range trigger read only atomics.
 #pragma once
 
 #include <cstddef>
@@ -15,14 +20,23 @@ namespace gsys::capture {
 
 bool NvtxRegistryInit();
 // Domain id for `name` (>= 1), creating it on first use; 0 on failure (default domain).
-uint32_t NvtxRegistryDomain(const char* name, size_t len);
-// A new registered-string handle (>= 1) for `text` in `domain`.
-uint64_t NvtxRegistryString(uint32_t domain, const char* text, size_t len);
-void NvtxRegistryCategory(uint32_t domain, uint32_t category, const char* name, size_t len);
+uint32_t NvtxRegistryDomain(const char* name, size_t len, bool cut);
+// The handle (>= 1) of `text` in `domain`, registering it on first use; 0 on failure.
+uint64_t NvtxRegistryString(uint32_t domain, const char* text, size_t len, bool cut);
+// Names `category` of `domain`; a name it already has is not emitted again.
+void NvtxRegistryCategory(uint32_t domain, uint32_t category, const char* name, size_t len,
+                          bool cut);
+// The domain id a handle stands for: the handle's value when this process created that
+// domain, else 0 (NULL and handles never returned count as the default domain).
+uint32_t NvtxRegistryDomainOf(uintptr_t handle);
+// Whether `handle` is a registered-string handle this process returned.
+bool NvtxRegistryStringKnown(uint64_t handle);
 // Copies the arena (whole records) into `out`; returns bytes copied.
 size_t NvtxRegistryCopy(uint8_t* out, size_t cap);
 void NvtxRegistryForkPrepare();
 void NvtxRegistryForkDone();
+// Fuzzers and tests only: forgets every name and handle (a fresh process's registry).
+void NvtxRegistryResetForTesting();
 
 // Trigger support: whether `domain`/registered `string_id` match GSYS_NVTX_CAPTURE.
 bool NvtxTriggerDomainMatches(uint32_t domain);

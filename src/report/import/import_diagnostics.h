@@ -45,7 +45,10 @@ namespace gsys::report {
     "NVTX events referring to a registered string the capture never saw.")                        \
   X(kSkippedSessionFiles, "raw_skipped_session_files", "error",                                   \
     "Entries of the session directory named like streams that are not regular files (FIFO, "      \
-    "symlink, directory); not read.")
+    "symlink, directory); not read.")                                                             \
+  X(kNvtxStringsTruncated, "nvtx_strings_truncated", "data_loss",                                 \
+    "NVTX strings (messages, domain, category, thread names, registered strings) longer than "    \
+    "4096 bytes, kept as their first 4096 bytes or less (cut between UTF-8 characters).")
 
 enum class ImportCounter : int {
 #define GSYS_IMPORT_ENUM_(id, name, sev, help) id,

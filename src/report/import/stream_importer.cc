@@ -59,6 +59,7 @@ Status StreamImporter::Import(const format::StreamFile& file) {
   for (const auto& [key, stack] : stacks_) (*counters_)[ImportCounter::kUnclosedRanges] += stack.size();
   (*counters_)[ImportCounter::kDroppedRecords] += dropped_;
   (*counters_)[ImportCounter::kThreadsWithoutBuffer] += without_buffer_;
+  (*counters_)[ImportCounter::kNvtxStringsTruncated] += truncated_text_;
   return OkStatus();
 }
 
@@ -159,6 +160,11 @@ void StreamImporter::OnCounter(const RecordView& r) {
       break;
     case format::CounterId::kThreadsWithoutBuffer:
       without_buffer_ = b.value;
+      break;
+    case format::CounterId::kTruncatedText:
+      // Emitted by the thread that cut the string: records of several threads' buffers may
+      // arrive out of order, so the total is the largest value.
+      if (b.value > truncated_text_) truncated_text_ = b.value;
       break;
     case format::CounterId::kWriteErrors:
     case format::CounterId::kCaptureDisabled:

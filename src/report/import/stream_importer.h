@@ -132,6 +132,7 @@ class StreamImporter {
   std::unordered_map<uint32_t, int64_t> osrt_names_;
   std::vector<CaptureWindowEvent> windows_;
   uint64_t nvtx_rows_ = 0, osrt_rows_ = 0, dropped_ = 0, without_buffer_ = 0;
+  uint64_t truncated_text_ = 0;  // CounterId::kTruncatedText, largest value seen
   int64_t last_ts_ = 0;
 };
 

@@ -17,10 +17,17 @@ ROOT=$PWD
 B=$ROOT/build-gpu-slim
 source "$ROOT/bench/gpu_link_source.sh"
 link_build_source "$B"
-# FindPython3 cached the build machine's interpreter (a pyenv shim there): use this machine's.
+# ctest files name the build directory they were generated in: give it that name here too.
+built_in=$(sed -n 's/^CMAKE_CACHEFILE_DIR:INTERNAL=//p' "$B/CMakeCache.txt")
+if [ -n "$built_in" ] && [ ! -e "$built_in" ]; then
+  mkdir -p "$(dirname "$built_in")" && ln -s "$B" "$built_in"
+fi
+# FindPython3 cached the build machine's interpreter (a pyenv shim there): use this machine's,
+# through a script (a symlink to a virtual environment's python loses the environment: torch).
 py=$(sed -n 's/^_\?Python3_EXECUTABLE:[A-Z]*=//p' "$B/CMakeCache.txt" | head -1)
 if [ -n "$py" ] && [ ! -e "$py" ]; then
-  mkdir -p "$(dirname "$py")" && ln -s "$(command -v python3)" "$py"
+  mkdir -p "$(dirname "$py")" && printf '#!/bin/sh\nexec %s "$@"\n' "$(command -v python3)" > "$py"
+  chmod +x "$py"
 fi
 {
   nvidia-smi -L; python3 -c 'import torch; print("torch", torch.__version__, torch.version.cuda)'

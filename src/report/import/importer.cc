@@ -10,6 +10,7 @@
 #include <cstring>
 #include <ctime>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <memory>
 
@@ -18,6 +19,7 @@
 #include "format/record.h"
 #include "format/session_meta.h"
 #include "format/stream_reader.h"
+#include "report/import/capture_log.h"
 #include "report/import/cuda_session.h"
 #include "report/import/gpu_metrics_importer.h"
 #include "report/import/report_writer.h"
@@ -82,6 +84,12 @@ std::vector<std::string> FindStopMarkers(const std::string& dir) {
     if (at == std::string::npos) continue;
     std::string pid = name.substr(0, name.find('-'));
     std::string reason = name.substr(at + std::strlen(format::kStopMarkerInfix));
+    if (reason == format::kStopReasonDiskReserve) {
+      std::ifstream in(e.path());
+      std::string content;
+      std::getline(in, content);
+      reason = DescribeReserveStop(dir, content);
+    }
     found.push_back("capture stopped early in process " + pid + ": " + reason);
   }
   std::sort(found.begin(), found.end());
@@ -227,6 +235,9 @@ Status WriteTables(ReportWriter& w, const SessionTotals& t, const format::Sessio
     sampling += (sampling.empty() ? "" : " | ") + note.substr(14);
   }
   if (!sampling.empty()) GSYS_RETURN_IF_ERROR(InsertMeta(db, "cpu_sampling_method", sampling));
+  std::string stops;  // why capture stopped early, per process (stop markers)
+  for (const std::string& why : sum.capture_stops) stops += (stops.empty() ? "" : " | ") + why;
+  if (!stops.empty()) GSYS_RETURN_IF_ERROR(InsertMeta(db, "capture_stopped", stops));
   GSYS_ASSIGN_OR_RETURN(Statement diag,
                         db.Prepare("INSERT OR REPLACE INTO GSYS_DIAGNOSTICS(name, severity, value,"
                                    " help) VALUES(?,?,?,?)"));
@@ -293,6 +304,8 @@ Result<ImportSummary> ImportSession(const ImportOptions& options) {
   sum.counters[ImportCounter::kSkippedSessionFiles] += skipped_files;
   std::vector<std::string> stopped = FindStopMarkers(options.session_dir);
   sum.counters[ImportCounter::kCaptureWriteErrors] += stopped.size();
+  sum.capture_stops = stopped;
+  sum.capture_log = ReadCaptureLog(options.session_dir);
   for (const auto& e : entries) {
     GSYS_ASSIGN_OR_RETURN(format::StreamFile f, format::StreamFile::Open(e.path));
     sum.raw_bytes += f.size();

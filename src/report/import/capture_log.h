@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: Apache-2.0
+// What the capture library left for the user in a session directory besides the streams:
+// its per-process log files (SESSION/log-<pid>.txt, capture/entry/log.h) and the stop markers'
+// reasons (format/chunk.h). `gsys profile` prints the log at the end of the run, since the
+// library never writes into the program's stderr.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace gsys::report {
+
+// Each distinct message of the session's log files once, in first-seen order of the sorted
+// files, as "gsys[PID]: TEXT"; a message that several processes logged gets
+// " (and N more processes)". Lines not in that form are skipped.
+std::vector<std::string> ReadCaptureLog(const std::string& session_dir);
+
+// The human form of a "disk-reserve" stop marker's content ("free=N reserve=M total=T"):
+// "disk reserve reached on MOUNT (N free of T, reserve M)", MOUNT being the mount point of the
+// filesystem holding `session_dir`.
+std::string DescribeReserveStop(const std::string& session_dir, const std::string& content);
+
+}  // namespace gsys::report

@@ -126,13 +126,20 @@ std::atomic<long> g_logged[8];
 
 const char* SyscallName(long nr) {
   switch (nr) {
-    case SYS_unshare: return "unshare";
-    case SYS_close_range: return "close_range";
-    case SYS_prctl: return "prctl";
-    case SYS_statfs: return "statfs";
-    case SYS_fstatfs: return "fstatfs";
-    case SYS_perf_event_open: return "perf_event_open";
-    default: return "a syscall";
+    case SYS_unshare:
+      return "unshare";
+    case SYS_close_range:
+      return "close_range";
+    case SYS_prctl:
+      return "prctl";
+    case SYS_statfs:
+      return "statfs";
+    case SYS_fstatfs:
+      return "fstatfs";
+    case SYS_perf_event_open:
+      return "perf_event_open";
+    default:
+      return "a syscall";
   }
 }
 
@@ -146,9 +153,10 @@ void LogSkippedOnce(long nr) {
         if (expected == nr + 1) return;
         continue;
       }
-      LogAlways("seccomp: the program's filter would kill or trap %s (syscall %ld): gsys does "
-                "not make that call in this process",
-                SyscallName(nr), nr);
+      LogAlways(
+          "seccomp: the program's filter would kill or trap %s (syscall %ld): gsys does "
+          "not make that call in this process",
+          SyscallName(nr), nr);
       return;
     }
   }
@@ -205,9 +213,14 @@ ProbeResult ProbeSyscall(long nr, long a0, long a1, long a2, long a3, long a4, l
   return result;
 }
 
+bool SyscallAllowed(long nr, long a0, long a1, long a2, long a3, long a4, long a5) {
+  if (ProbeSyscall(nr, a0, a1, a2, a3, a4, a5) == ProbeResult::kSafe) return true;
+  LogSkippedOnce(nr);
+  return false;
+}
+
 long GuardedSyscall(long nr, long a0, long a1, long a2, long a3, long a4, long a5) {
-  if (ProbeSyscall(nr, a0, a1, a2, a3, a4, a5) == ProbeResult::kUnsafe) {
-    LogSkippedOnce(nr);
+  if (!SyscallAllowed(nr, a0, a1, a2, a3, a4, a5)) {
     errno = ENOSYS;
     return -1;
   }

@@ -31,6 +31,10 @@ int SeccompModeOfThisThread();
 ProbeResult ProbeSyscall(long nr, long a0 = 0, long a1 = 0, long a2 = 0, long a3 = 0, long a4 = 0,
                          long a5 = 0);
 
+// ProbeSyscall == kSafe; when not, one log line per syscall number says the call is not made.
+bool SyscallAllowed(long nr, long a0 = 0, long a1 = 0, long a2 = 0, long a3 = 0, long a4 = 0,
+                    long a5 = 0);
+
 // syscall(nr, a0..a5) when it cannot kill or trap; otherwise -1 with errno = ENOSYS (and one log
 // line per syscall number saying it was not made). errno is the call's own on other failures.
 long GuardedSyscall(long nr, long a0 = 0, long a1 = 0, long a2 = 0, long a3 = 0, long a4 = 0,

@@ -10,7 +10,8 @@ bool DiskReserve::Refresh(int64_t now_ns) {
   checked_ns_ = now_ns;
   available_ = available;
   total_ = total;
-  reserve_ = configured_ == kDefaultRule ? DefaultReserve(total) : static_cast<uint64_t>(configured_);
+  reserve_ =
+      configured_ == kDefaultRule ? DefaultReserve(total) : static_cast<uint64_t>(configured_);
   written_since_ = 0;
   return true;
 }

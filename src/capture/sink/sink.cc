@@ -59,6 +59,7 @@ struct SinkState {
   // then lives there, where the program's close/dup2 cannot reach it. Flushes on other threads
   // (exit, signals, exec, fork) open the stream by path for each chunk instead.
   std::atomic<bool> private_table{false};
+  bool may_unshare = true;  // unshare(CLONE_FILES) survives this process's seccomp filter
   std::atomic<uint32_t> writer_tid{0};
   uint64_t seq = 0;
   int64_t stream_id = 0;
@@ -430,11 +431,11 @@ void StopForReserve(uint32_t flags) {
                 static_cast<unsigned long long>(g.reserve.reserve()),
                 static_cast<unsigned long long>(g.reserve.total()));
   LeaveStopMarker(format::kStopReasonDiskReserve, text);
-  LogAlways("capture stopped: disk reserve reached on the filesystem of %s (%llu bytes free, "
-            "reserve %llu bytes, GSYS_DISK_RESERVE_BYTES); the program continues, data written "
-            "so far stays importable",
-            g.config->session_dir, static_cast<unsigned long long>(g.reserve.available()),
-            static_cast<unsigned long long>(g.reserve.reserve()));
+  // No per-process figures in the text: gsys prints each distinct message once.
+  LogAlways("capture stopped: disk reserve reached on the filesystem of %s (reserve %llu bytes, "
+            "GSYS_DISK_RESERVE_BYTES); the program continues, data written so far stays "
+            "importable",
+            g.config->session_dir, static_cast<unsigned long long>(g.reserve.reserve()));
   WriteTail((flags & format::kChunkFinal) != 0);
 }
 
@@ -524,7 +525,7 @@ void DrainLocked(bool final) {
 void UsePrivateDescriptorTable() {
   // Guarded (entry/syscall_probe.h): a seccomp filter may kill on unshare, which the program
   // itself may never call; EPERM/ENOSYS (or a call the probe refused) keep the shared table.
-  if (GuardedSyscall(SYS_unshare, CLONE_FILES) != 0) return;
+  if (!g.may_unshare || GuardedSyscall(SYS_unshare, CLONE_FILES) != 0) return;
   if (GuardedSyscall(SYS_close_range, 0, static_cast<long>(~0u), 0) != 0) {
     struct rlimit lim {};
     long max = getrlimit(RLIMIT_NOFILE, &lim) == 0 && lim.rlim_cur < (1u << 20)
@@ -563,6 +564,10 @@ void* WriterMain(void*) {
 }
 
 bool StartWriter() {
+  // The writer inherits this thread's seccomp filters: probing here (cached per process) says
+  // before the thread exists, and before a short-lived program could exit, whether its unshare
+  // would be fatal.
+  g.may_unshare = SyscallAllowed(SYS_unshare, CLONE_FILES);
   pthread_attr_t attr;
   pthread_attr_init(&attr);
   pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);

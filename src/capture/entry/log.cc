@@ -34,18 +34,27 @@ void WriteStderr(const char* buf, size_t len) {
   }
 }
 
+// SESSION/log-<pid>.txt into `path`; false without a session directory.
+bool LogPath(long pid, char* path, size_t cap) {
+  const char* dir = g_session_dir.load(std::memory_order_acquire);
+  if (dir == nullptr) return false;
+  int n = std::snprintf(path, cap, "%s/%s%ld%s", dir, format::kCaptureLogPrefix, pid,
+                        format::kCaptureLogSuffix);
+  return n > 0 && static_cast<size_t>(n) < cap;
+}
+
+long OpenLog(const char* path) {
+  return syscall(SYS_openat, AT_FDCWD, path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW,
+                 0644);
+}
+
 // Opened and closed for each line: messages are rare, and a descriptor kept open could be
 // closed or replaced by the program (then we would write into its file). O_NOFOLLOW: never
 // through a link someone put in the session directory.
 void WriteLogFile(long pid, const char* buf, size_t len) {
-  const char* dir = g_session_dir.load(std::memory_order_acquire);
-  if (dir == nullptr) return;
   char path[1200];
-  int n = std::snprintf(path, sizeof(path), "%s/%s%ld%s", dir, format::kCaptureLogPrefix, pid,
-                        format::kCaptureLogSuffix);
-  if (n <= 0 || static_cast<size_t>(n) >= sizeof(path)) return;
-  long fd = syscall(SYS_openat, AT_FDCWD, path,
-                    O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0644);
+  if (!LogPath(pid, path, sizeof(path))) return;
+  long fd = OpenLog(path);
   if (fd < 0) return;  // the session directory is gone: nowhere to say it
   struct stat st {};
   if (syscall(SYS_fstat, fd, &st) == 0 && S_ISREG(st.st_mode) &&

@@ -4,7 +4,9 @@
 // SESSION/log-<pid>.txt (format/chunk.h), with raw syscalls; `gsys profile` and `gsys import`
 // print those lines at the end. Nothing goes to the program's stderr (fd 2 is the program's
 // output), except with GSYS_LOG=1: the user asked for the verbose log, which then also goes to
-// fd 2 live. A message with no session directory to go to (removed, never set) is dropped.
+// fd 2 live. A message with no session directory to go to (removed, never set), or no room
+// there, is dropped; "capture stopped" ones are still told by the stop marker (capture_log.h).
+// The file is created at the first message only: creating one per process costs ~0.6 ms.
 #pragma once
 
 #include <cstdarg>

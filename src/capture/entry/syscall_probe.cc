@@ -3,6 +3,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -74,35 +75,74 @@ struct KernelSigaction {
 // Runs in the throw-away child: no core file (a copy of a large program would be slow to dump),
 // default SIGSYS, the call, exit. A child killed before the call (prlimit64 or prctl filtered
 // too) reads as "unsafe": conservative, the call is then skipped.
-[[noreturn]] void ProbeChild(long nr, const long* a) {
+// `progress` (shared with the parent, may be null): set to i + 1 before call i.
+[[noreturn]] void ProbeChild(const ProbeCall* calls, int count, volatile long* progress) {
   rlimit no_core{0, 0};
   syscall(SYS_prlimit64, 0, RLIMIT_CORE, &no_core, nullptr);
   syscall(SYS_prctl, PR_SET_DUMPABLE, 0, 0, 0, 0);
   KernelSigaction dfl{};
   syscall(SYS_rt_sigaction, SIGSYS, &dfl, nullptr, sizeof(dfl.mask));
-  syscall(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+  for (int i = 0; i < count; ++i) {
+    if (progress != nullptr) *progress = i + 1;
+    const long* a = calls[i].args;
+    syscall(calls[i].nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+  }
+  if (progress != nullptr) *progress = count + 1;
   for (;;) syscall(SYS_exit_group, 0);
 }
 
-ProbeResult ProbeInChild(long nr, const long* a) {
+// Runs the calls in a throw-away child. Returns how many of them returned (all: `count`); the
+// call at that index, if any, killed or trapped (or the child could not be run: -1).
+int RunProbeChild(const ProbeCall* calls, int count) {
+  volatile long* progress = nullptr;
+  void* page = nullptr;
+  if (count > 1) {
+    page = mmap(nullptr, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (page == MAP_FAILED) return -1;
+    progress = static_cast<volatile long*>(page);
+  }
   // Flags 0: a fork without an exit signal (no SIGCHLD, invisible to wait(-1)); the child runs
   // on its own copy of this stack.
   long pid = syscall(SYS_clone, 0L, 0L, 0L, 0L, 0L);
-  if (pid == 0) ProbeChild(nr, a);
-  if (pid < 0) return ProbeResult::kUnsafe;  // cannot tell: do not risk it
-  int st = 0;
-  for (int i = 0; i < 2000; ++i) {
-    long r = syscall(SYS_wait4, pid, &st, WNOHANG | __WALL, nullptr);
-    if (r == pid) return WIFEXITED(st) ? ProbeResult::kSafe : ProbeResult::kUnsafe;
-    if (r < 0 && errno != EINTR) return ProbeResult::kUnsafe;
-    timespec ms{0, 1000 * 1000};
-    syscall(SYS_clock_nanosleep, CLOCK_MONOTONIC, 0, &ms, nullptr);
+  if (pid == 0) ProbeChild(calls, count, progress);
+  int survived = -1;
+  if (pid > 0) {
+    int st = 0;
+    bool done = false;
+    // Short sleeps first: the child usually ends within microseconds.
+    long sleep_ns = 20 * 1000;
+    for (long waited = 0; waited < 2000000000L && !done; waited += sleep_ns) {
+      long r = syscall(SYS_wait4, pid, &st, WNOHANG | __WALL, nullptr);
+      if (r == pid) {
+        done = true;
+        if (WIFEXITED(st)) {
+          survived = count;
+        } else if (progress != nullptr && *progress >= 1) {
+          survived = static_cast<int>(*progress - 1);
+        } else {
+          survived = 0;
+        }
+        break;
+      }
+      if (r < 0 && errno != EINTR) break;
+      timespec ts{0, sleep_ns};
+      syscall(SYS_clock_nanosleep, CLOCK_MONOTONIC, 0, &ts, nullptr);
+      if (sleep_ns < 1000 * 1000) sleep_ns *= 2;
+    }
+    if (!done) {
+      // Stuck (a seccomp supervisor that never answers): it must not outlive the probe.
+      syscall(SYS_kill, pid, SIGKILL);
+      while (syscall(SYS_wait4, pid, &st, __WALL, nullptr) < 0 && errno == EINTR) {
+      }
+    }
   }
-  // Stuck (a seccomp supervisor that never answers): it must not outlive the probe.
-  syscall(SYS_kill, pid, SIGKILL);
-  while (syscall(SYS_wait4, pid, &st, __WALL, nullptr) < 0 && errno == EINTR) {
-  }
-  return ProbeResult::kUnsafe;
+  if (page != nullptr) munmap(page, 4096);
+  return survived;
+}
+
+ProbeResult ProbeInChild(long nr, const long* a) {
+  ProbeCall call{nr, {a[0], a[1], a[2], a[3], a[4], a[5]}};
+  return RunProbeChild(&call, 1) == 1 ? ProbeResult::kSafe : ProbeResult::kUnsafe;
 }
 
 // Probe results per (syscall, first argument). A probe is rare (once per process and kind,
@@ -162,7 +202,36 @@ void LogSkippedOnce(long nr) {
   }
 }
 
+// Cache key: the syscall, and the first argument where it selects the operation (prctl's
+// option, unshare's flags); elsewhere it is a pointer or descriptor that varies per call.
+long KeyOf(long nr, long a0) { return nr == SYS_prctl || nr == SYS_unshare ? a0 : 0; }
+
+void Remember(long nr, long key, long filters, ProbeResult result) {
+  if (!LockCache()) return;
+  int slot = -1;
+  for (int i = 0; i < g_cache_used; ++i) {
+    if (g_cache[i].nr == nr && g_cache[i].a0 == key) slot = i;
+  }
+  if (slot < 0 && g_cache_used < kCacheSize) slot = g_cache_used++;
+  if (slot >= 0) g_cache[slot] = {nr, key, filters, result};
+  UnlockCache();
+}
+
 }  // namespace
+
+void PrimeSyscallProbes(const ProbeCall* calls, int count) {
+  int saved_errno = errno;
+  long mode = 0, filters = 0;
+  ReadSeccomp(&mode, &filters);
+  if (mode == 2 || mode < 0) {
+    int survived = RunProbeChild(calls, count);
+    for (int i = 0; i < count && i <= survived; ++i) {
+      Remember(calls[i].nr, KeyOf(calls[i].nr, calls[i].args[0]), filters,
+               i < survived ? ProbeResult::kSafe : ProbeResult::kUnsafe);
+    }
+  }
+  errno = saved_errno;
+}
 
 int SeccompModeOfThisThread() {
   long mode = 0, filters = 0;
@@ -172,9 +241,7 @@ int SeccompModeOfThisThread() {
 
 ProbeResult ProbeSyscall(long nr, long a0, long a1, long a2, long a3, long a4, long a5) {
   const long args[6] = {a0, a1, a2, a3, a4, a5};
-  // Cache key: the syscall, and the first argument where it selects the operation (prctl's
-  // option, unshare's flags); elsewhere it is a pointer or descriptor that varies per call.
-  const long key = nr == SYS_prctl || nr == SYS_unshare ? a0 : 0;
+  const long key = KeyOf(nr, a0);
   int saved_errno = errno;
   long mode = 0, filters = 0;
   ReadSeccomp(&mode, &filters);
@@ -198,15 +265,7 @@ ProbeResult ProbeSyscall(long nr, long a0, long a1, long a2, long a3, long a4, l
     }
     if (!found) {
       result = ProbeInChild(nr, args);
-      if (LockCache()) {
-        int slot = -1;
-        for (int i = 0; i < g_cache_used; ++i) {
-          if (g_cache[i].nr == nr && g_cache[i].a0 == key) slot = i;
-        }
-        if (slot < 0 && g_cache_used < kCacheSize) slot = g_cache_used++;
-        if (slot >= 0) g_cache[slot] = {nr, key, filters, result};
-        UnlockCache();
-      }
+      Remember(nr, key, filters, result);
     }
   }
   errno = saved_errno;

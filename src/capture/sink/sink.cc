@@ -59,7 +59,10 @@ struct SinkState {
   // then lives there, where the program's close/dup2 cannot reach it. Flushes on other threads
   // (exit, signals, exec, fork) open the stream by path for each chunk instead.
   std::atomic<bool> private_table{false};
-  bool may_unshare = true;  // unshare(CLONE_FILES) survives this process's seccomp filter
+  // Decided by StartWriter for the thread it creates (which inherits its seccomp filters):
+  // no filter at all (the writer's own calls need no probe), and unshare(CLONE_FILES) survives.
+  bool writer_unfiltered = true;
+  bool may_unshare = true;
   std::atomic<uint32_t> writer_tid{0};
   uint64_t seq = 0;
   int64_t stream_id = 0;
@@ -518,6 +521,12 @@ void DrainLocked(bool final) {
 
 // --- writer thread -------------------------------------------------------------------------
 
+// The writer's own calls the program may never make: plain when the writer has no seccomp
+// filter (known at its creation: one /proc read per process, not one per call), else guarded.
+long WriterSyscall(long nr, long a0, long a1 = 0, long a2 = 0) {
+  return g.writer_unfiltered ? syscall(nr, a0, a1, a2) : GuardedSyscall(nr, a0, a1, a2);
+}
+
 // Gives the writer thread a descriptor table of its own, emptied: the stream descriptor it
 // opens later is out of the program's reach (a program that closes or dup2()s onto every
 // descriptor cannot make us write into its files), and the copy holds none of the program's
@@ -525,8 +534,8 @@ void DrainLocked(bool final) {
 void UsePrivateDescriptorTable() {
   // Guarded (entry/syscall_probe.h): a seccomp filter may kill on unshare, which the program
   // itself may never call; EPERM/ENOSYS (or a call the probe refused) keep the shared table.
-  if (!g.may_unshare || GuardedSyscall(SYS_unshare, CLONE_FILES) != 0) return;
-  if (GuardedSyscall(SYS_close_range, 0, static_cast<long>(~0u), 0) != 0) {
+  if (!g.may_unshare || WriterSyscall(SYS_unshare, CLONE_FILES) != 0) return;
+  if (WriterSyscall(SYS_close_range, 0, static_cast<long>(~0u), 0) != 0) {
     struct rlimit lim {};
     long max = getrlimit(RLIMIT_NOFILE, &lim) == 0 && lim.rlim_cur < (1u << 20)
                    ? static_cast<long>(lim.rlim_cur) : 65536;
@@ -542,7 +551,7 @@ void* WriterMain(void*) {
   sigset_t all;
   sigfillset(&all);
   pthread_sigmask(SIG_BLOCK, &all, nullptr);  // signals go to the target's threads
-  GuardedSyscall(SYS_prctl, PR_SET_NAME, reinterpret_cast<long>("gsys-writer"));
+  WriterSyscall(SYS_prctl, PR_SET_NAME, reinterpret_cast<long>("gsys-writer"));
   UsePrivateDescriptorTable();
   const int64_t interval = g.config->flush_interval_ms * 1000000ll;
   {
@@ -567,7 +576,20 @@ bool StartWriter() {
   // The writer inherits this thread's seccomp filters: probing here (cached per process) says
   // before the thread exists, and before a short-lived program could exit, whether its unshare
   // would be fatal.
-  g.may_unshare = SyscallAllowed(SYS_unshare, CLONE_FILES);
+  g.writer_unfiltered = SeccompModeOfThisThread() == 0;
+  if (!g.writer_unfiltered) {
+    // One probe child for the calls the writer and the disk reserve will make.
+    static struct statfs probe_statfs;
+    const ProbeCall calls[] = {
+        {SYS_unshare, {CLONE_FILES}},
+        {SYS_close_range, {0, static_cast<long>(~0u), 0}},
+        {SYS_prctl, {PR_SET_NAME, reinterpret_cast<long>("gsys-writer")}},
+        {SYS_statfs, {reinterpret_cast<long>(g.config->session_dir),
+                      reinterpret_cast<long>(&probe_statfs)}},
+    };
+    PrimeSyscallProbes(calls, static_cast<int>(sizeof(calls) / sizeof(calls[0])));
+  }
+  g.may_unshare = g.writer_unfiltered || SyscallAllowed(SYS_unshare, CLONE_FILES);
   pthread_attr_t attr;
   pthread_attr_init(&attr);
   pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);

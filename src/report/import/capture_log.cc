@@ -5,9 +5,11 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 
 #include "common/strings.h"
 #include "format/chunk.h"
@@ -44,7 +46,53 @@ std::string Bytes(unsigned long long n) {
   return buf;
 }
 
+struct StopMarker {
+  std::string pid;
+  std::string reason;  // as in the file name
+  std::string content;
+};
+
+std::vector<StopMarker> FindStopMarkers(const std::string& dir) {
+  std::vector<StopMarker> found;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    std::string name = e.path().filename().string();
+    size_t at = name.find(format::kStopMarkerInfix);
+    if (at == std::string::npos) continue;
+    StopMarker m{name.substr(0, name.find('-')),
+                 name.substr(at + std::strlen(format::kStopMarkerInfix)), ""};
+    if (m.reason == format::kStopReasonDiskReserve)
+      std::getline(std::ifstream(e.path()), m.content);
+    found.push_back(std::move(m));
+  }
+  std::sort(found.begin(), found.end(), [](const StopMarker& a, const StopMarker& b) {
+    return a.pid != b.pid ? a.pid < b.pid : a.reason < b.reason;
+  });
+  return found;
+}
+
+// The capture library's own words for a marker's reason (sink.cc's SinkDisable calls).
+std::string StopText(const std::string& dir, const StopMarker& m) {
+  if (m.reason == "disk-full") return "disk full";
+  if (m.reason == "file-size-limit") return "file size limit (RLIMIT_FSIZE) reached";
+  if (m.reason == "write-error") return "write to the stream file failed";
+  if (m.reason == "cannot-create-stream") return "cannot create the stream file";
+  if (m.reason == format::kStopReasonDiskReserve) return DescribeReserveStop(dir, m.content);
+  return m.reason;
+}
+
 }  // namespace
+
+std::vector<std::string> ReadStopReasons(const std::string& session_dir) {
+  std::vector<std::string> out;
+  for (const StopMarker& m : FindStopMarkers(session_dir)) {
+    std::string reason = m.reason == format::kStopReasonDiskReserve
+                             ? DescribeReserveStop(session_dir, m.content)
+                             : m.reason;
+    out.push_back("capture stopped early in process " + m.pid + ": " + reason);
+  }
+  return out;
+}
 
 std::vector<std::string> ReadCaptureLog(const std::string& session_dir) {
   std::vector<std::string> files;
@@ -61,6 +109,7 @@ std::vector<std::string> ReadCaptureLog(const std::string& session_dir) {
   std::map<std::string, std::string> first;     // text -> "gsys[PID]"
   std::map<std::string, size_t> others;         // text -> further processes
   std::map<std::string, std::string> last_pid;  // text -> pid of its last occurrence
+  std::set<std::string> stop_logged;            // "gsys[PID]" that logged a stop
   for (const auto& path : files) {
     std::ifstream in(path);
     std::string line;
@@ -69,6 +118,7 @@ std::vector<std::string> ReadCaptureLog(const std::string& session_dir) {
       if (!StartsWith(line, "gsys[") || close == std::string::npos) continue;
       std::string who = line.substr(0, close + 1);
       std::string text = line.substr(close + 3);
+      if (StartsWith(text, "capture stopped")) stop_logged.insert(who);
       auto it = first.find(text);
       if (it == first.end()) {
         first[text] = who;
@@ -78,6 +128,18 @@ std::vector<std::string> ReadCaptureLog(const std::string& session_dir) {
         last_pid[text] = who;
         ++others[text];
       }
+    }
+  }
+  // Processes that could not log their stop (a full disk): say it from the marker.
+  for (const StopMarker& m : FindStopMarkers(session_dir)) {
+    if (stop_logged.count("gsys[" + m.pid + "]") != 0) continue;
+    std::string text = "capture stopped: " + StopText(session_dir, m);
+    if (first.count(text) == 0) {
+      first[text] = "gsys[" + m.pid + "]";
+      last_pid[text] = first[text];
+      order.push_back(text);
+    } else {
+      ++others[text];
     }
   }
   std::vector<std::string> out;

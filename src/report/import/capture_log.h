@@ -10,9 +10,14 @@
 
 namespace gsys::report {
 
+// Why capture stopped early, one per stop marker, sorted: "capture stopped early in process
+// PID: REASON" (REASON as in the marker's name, or DescribeReserveStop's text).
+std::vector<std::string> ReadStopReasons(const std::string& session_dir);
+
 // Each distinct message of the session's log files once, in first-seen order of the sorted
 // files, as "gsys[PID]: TEXT"; a message that several processes logged gets
-// " (and N more processes)". Lines not in that form are skipped.
+// " (and N more processes)". Lines not in that form are skipped. A process with a stop marker
+// but no "capture stopped" line (no room left for it on a full disk) gets one from the marker.
 std::vector<std::string> ReadCaptureLog(const std::string& session_dir);
 
 // The human form of a "disk-reserve" stop marker's content ("free=N reserve=M total=T"):

@@ -42,6 +42,21 @@ TEST_F(CaptureLogTest, EachDistinctMessageOnceWithTheOtherProcessesCounted) {
   EXPECT_EQ(lines[1], "gsys[10]: seccomp: not made");
 }
 
+TEST_F(CaptureLogTest, AStopNobodyCouldLogIsToldFromItsMarker) {
+  Write("log-10.txt", "gsys[10]: capture stopped: disk full (the program continues)\n");
+  Write("10-5.stopped-disk-full", "");
+  Write("11-6.stopped-disk-full", "");  // no room left for its log line
+  Write("12-7.stopped-file-size-limit", "");
+  std::vector<std::string> lines = ReadCaptureLog(dir_.string());
+  ASSERT_EQ(lines.size(), 3u);
+  EXPECT_EQ(lines[0], "gsys[10]: capture stopped: disk full (the program continues)");
+  EXPECT_EQ(lines[1], "gsys[11]: capture stopped: disk full");
+  EXPECT_EQ(lines[2], "gsys[12]: capture stopped: file size limit (RLIMIT_FSIZE) reached");
+  std::vector<std::string> reasons = ReadStopReasons(dir_.string());
+  ASSERT_EQ(reasons.size(), 3u);
+  EXPECT_EQ(reasons[1], "capture stopped early in process 11: disk-full");
+}
+
 TEST_F(CaptureLogTest, NoLogFilesNoLines) {
   EXPECT_TRUE(ReadCaptureLog(dir_.string()).empty());
   EXPECT_TRUE(ReadCaptureLog((dir_ / "missing").string()).empty());

@@ -10,7 +10,6 @@
 #include <cstring>
 #include <ctime>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <memory>
 
@@ -71,29 +70,6 @@ Result<std::vector<StreamEntry>> FindStreams(const std::string& dir, uint64_t* s
     return a.stream_id != b.stream_id ? a.stream_id < b.stream_id : a.path < b.path;
   });
   return streams;
-}
-
-// The capture's "<pid>-<stream_id>.stopped-<reason>" markers (format/chunk.h): one warning
-// per process whose capture stopped early, naming the reason.
-std::vector<std::string> FindStopMarkers(const std::string& dir) {
-  std::vector<std::string> found;
-  std::error_code ec;
-  for (const auto& e : fs::directory_iterator(dir, ec)) {
-    std::string name = e.path().filename().string();
-    size_t at = name.find(format::kStopMarkerInfix);
-    if (at == std::string::npos) continue;
-    std::string pid = name.substr(0, name.find('-'));
-    std::string reason = name.substr(at + std::strlen(format::kStopMarkerInfix));
-    if (reason == format::kStopReasonDiskReserve) {
-      std::ifstream in(e.path());
-      std::string content;
-      std::getline(in, content);
-      reason = DescribeReserveStop(dir, content);
-    }
-    found.push_back("capture stopped early in process " + pid + ": " + reason);
-  }
-  std::sort(found.begin(), found.end());
-  return found;
 }
 
 std::string FormatTime(int64_t utc_ns, bool local) {
@@ -302,7 +278,7 @@ Result<ImportSummary> ImportSession(const ImportOptions& options) {
   std::vector<std::unique_ptr<format::StreamFile>> files;
   ImportSummary sum;
   sum.counters[ImportCounter::kSkippedSessionFiles] += skipped_files;
-  std::vector<std::string> stopped = FindStopMarkers(options.session_dir);
+  std::vector<std::string> stopped = ReadStopReasons(options.session_dir);
   sum.counters[ImportCounter::kCaptureWriteErrors] += stopped.size();
   sum.capture_stops = stopped;
   sum.capture_log = ReadCaptureLog(options.session_dir);

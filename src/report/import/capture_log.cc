@@ -10,6 +10,7 @@
 #include <fstream>
 #include <map>
 #include <set>
+#include <sstream>
 
 #include "common/strings.h"
 #include "format/chunk.h"
@@ -46,6 +47,16 @@ std::string Bytes(unsigned long long n) {
   return buf;
 }
 
+// Only plain files are read: a FIFO would block, a symlink could point anywhere (a session
+// directory is not trusted, docs/reliability.md P13).
+bool PlainFile(const fs::directory_entry& e) {
+  std::error_code ec;
+  return e.is_regular_file(ec) && !e.is_symlink(ec);
+}
+
+// What the capture library writes at most per process (capture/entry/log.h); more is not read.
+constexpr size_t kMaxLogBytes = 64 * 1024;
+
 struct StopMarker {
   std::string pid;
   std::string reason;  // as in the file name
@@ -61,8 +72,12 @@ std::vector<StopMarker> FindStopMarkers(const std::string& dir) {
     if (at == std::string::npos) continue;
     StopMarker m{name.substr(0, name.find('-')),
                  name.substr(at + std::strlen(format::kStopMarkerInfix)), ""};
-    if (m.reason == format::kStopReasonDiskReserve)
-      std::getline(std::ifstream(e.path()), m.content);
+    if (m.reason == format::kStopReasonDiskReserve && PlainFile(e)) {
+      std::ifstream in(e.path());
+      char line[256] = {};
+      in.getline(line, sizeof(line));
+      m.content = line;
+    }
     found.push_back(std::move(m));
   }
   std::sort(found.begin(), found.end(), [](const StopMarker& a, const StopMarker& b) {
@@ -100,7 +115,7 @@ std::vector<std::string> ReadCaptureLog(const std::string& session_dir) {
   for (const auto& e : fs::directory_iterator(session_dir, ec)) {
     std::string name = e.path().filename().string();
     if (StartsWith(name, format::kCaptureLogPrefix) && EndsWith(name, format::kCaptureLogSuffix) &&
-        e.is_regular_file(ec)) {
+        PlainFile(e)) {
       files.push_back(e.path().string());
     }
   }
@@ -111,7 +126,11 @@ std::vector<std::string> ReadCaptureLog(const std::string& session_dir) {
   std::map<std::string, std::string> last_pid;  // text -> pid of its last occurrence
   std::set<std::string> stop_logged;            // "gsys[PID]" that logged a stop
   for (const auto& path : files) {
-    std::ifstream in(path);
+    std::string bytes(kMaxLogBytes, '\0');
+    std::ifstream file(path, std::ios::binary);
+    file.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    bytes.resize(static_cast<size_t>(file.gcount()));
+    std::istringstream in(bytes);
     std::string line;
     while (std::getline(in, line)) {
       size_t close = line.find("]: ");

@@ -59,6 +59,7 @@ class ImportCommand : public Subcommand {
                    sum.report_path.c_str(), GroupThousands(std::to_string(sum.nvtx_events)).c_str(),
                    GroupThousands(std::to_string(sum.osrt_events)).c_str(),
                    std::to_string(sum.processes).c_str());
+      for (const auto& line : sum.capture_log) std::fprintf(stderr, "%s\n", line.c_str());
       for (const auto& w : sum.warnings) std::fprintf(stderr, "gsys: warning: %s\n", w.c_str());
     }
     return 0;

@@ -29,6 +29,7 @@
 #include "cli/session_linger.h"
 #include "cli/stderr_line.h"
 #include "serving/control_file.h"
+#include "report/import/capture_log.h"
 #include "report/import/importer.h"
 
 extern char** environ;
@@ -331,6 +332,10 @@ Result<int> ProfileCommand::Run(const std::vector<std::string>& args) {
                     plan.launch.stop_request_file);
   }
   sampler.Stop();
+  // The capture library's messages: it never writes into the program's stderr (capture_log.h).
+  for (const auto& line : report::ReadCaptureLog(plan.capture.session_dir)) {
+    std::fprintf(stderr, "%s\n", line.c_str());
+  }
   report::ImportOptions io;
   io.session_dir = plan.capture.session_dir;
   io.output_path = plan.report_path;

@@ -101,6 +101,10 @@ enum class CounterId : uint32_t {
   kWriteErrors = 4,           // the stream file could not be written
   kTruncatedText = 5,         // NVTX strings cut at kMaxTextBytes so far (UTF-8 boundary)
   kCaptureDisabled = 6,       // capture turned itself off after an internal error
+  // The disk reserve stopped the stream (GSYS_DISK_RESERVE_BYTES): records and bytes of the
+  // chunks not written since (the records are in kDroppedRecords too, so its sum stays exact).
+  kDiskReserveRecords = 7,
+  kDiskReserveBytes = 8,
 };
 
 struct CounterBody {

@@ -395,9 +395,10 @@ def case_disk_full_tmpfs():
     try:
         cmd = [prog(), "traffic", str(THREADS), "20000", "exit", "200"]
         b = bare(cmd)
+        # The reserve off (disk_reserve tests it): this case is the real ENOSPC.
         p = subprocess.run([gsys(), "profile", "--osrt-threshold", "0", "-o",
                             os.path.join(mnt, "r")] + cmd, capture_output=True, text=True,
-                           timeout=60)
+                           timeout=60, env=dict(os.environ, GSYS_DISK_RESERVE_BYTES="0"))
         print(p.stderr)
         eq(p.returncode, b.returncode, "exit code on a full disk")
         eq(p.stdout.split("during")[0], b.stdout.split("during")[0], "stdout")
@@ -421,6 +422,182 @@ def case_disk_full_tmpfs():
         check_prefixes(report, "before", None)
     finally:
         subprocess.run(["umount", "-l", mnt], capture_output=True)
+
+
+def seccomp_prog():
+    return os.path.join(ARGS.build, "tests", "reliability", "gsys_test_seccomp")
+
+
+def reserve_check(p, r, cmd):
+    """The disk reserve stopped the capture: said in gsys's summary and in the report, counted,
+    and every stream ended cleanly (the tail chunk), so what was written imports."""
+    check_report_opens(r)
+    if "disk reserve reached on" not in p.stderr:
+        fail(f"gsys's summary does not say the disk reserve stopped the capture:\n{p.stderr}")
+    if diag(r, "capture_stopped") < 1:
+        fail(f"diagnostics do not say the capture stopped: "
+             f"{q(r, 'SELECT name, value FROM GSYS_DIAGNOSTICS')}")
+    unwritten = diag(r, "disk_reserve_unwritten_records")
+    if unwritten < 1 or diag(r, "disk_reserve_unwritten_bytes") < 1:
+        fail(f"no disk-reserve counters: {q(r, 'SELECT name, value FROM GSYS_DIAGNOSTICS')}")
+    if diag(r, "dropped_records") < unwritten:
+        fail("records the reserve kept from the disk are not in dropped_records")
+    why = one(r, "SELECT value FROM GSYS_META WHERE name = 'capture_stopped'") or ""
+    if "disk reserve reached on" not in why:
+        fail(f"GSYS_META capture_stopped does not name the disk reserve: {why!r}")
+    eq(diag(r, "processes_without_exit_flush"), 0, "every stream ended with its exit chunk")
+    print(f"measured: {unwritten} records ({diag(r, 'disk_reserve_unwritten_bytes')} bytes) "
+          f"not written; {why}")
+
+
+def case_disk_reserve():
+    # Root-free: a reserve above the test directory's free space is reached at the first chunk
+    # on any filesystem (free + 1 GiB, not free - a margin: parallel tests on the same
+    # filesystem free and take space meanwhile). The program's own 1 MiB checkpoint write
+    # succeeds, its exit code and output are the bare run's, and the report says why capture
+    # stopped; the tmpfs part below (root) stops a capture that wrote most of its data.
+    ckpt = os.path.join(TMP, "checkpoint.bin")
+    cmd = ["/bin/sh", "-c", f"{prog()} traffic {THREADS} 2000 exit 200 && "
+           f"head -c 1048576 /dev/zero > {ckpt} && echo saved"]
+    b = bare(cmd)
+    eq(b.returncode, 0, "bare run")
+    os.remove(ckpt)
+    st = os.statvfs(TMP)
+    env = dict(os.environ, GSYS_DISK_RESERVE_BYTES=str(st.f_bavail * st.f_frsize + (1 << 30)))
+    p, r = profile(cmd, "--osrt-threshold", "0", env=env)
+    print(p.stderr)
+    eq(p.returncode, b.returncode, "exit code with the disk reserve reached")
+    eq(p.stdout.split("during")[0], b.stdout.split("during")[0], "stdout")
+    if not p.stdout.endswith("saved\n"):
+        fail(f"the program's checkpoint was not saved: {p.stdout!r}")
+    eq(os.path.getsize(ckpt), 1 << 20, "checkpoint size")
+    eq(strip_gsys(p.stderr), strip_gsys(b.stderr), "stderr (without gsys's lines)")
+    reserve_check(p, r, cmd)
+    # As root: a real small filesystem under the default reserve (5 % of 32 MiB = 1.6 MiB). The
+    # capture alone would fill it (the program's checkpoint then failed: ENOSPC); the reserve
+    # leaves room for the checkpoint.
+    mnt = os.path.join(TMP, "small")
+    if not can_mount_tmpfs(mnt, "32m"):
+        print("tmpfs part skipped: needs root and tmpfs mounts")
+        return
+    try:
+        ckpt = os.path.join(mnt, "checkpoint.bin")
+        cmd = ["/bin/sh", "-c", f"{prog()} traffic {THREADS} 300000 exit 200 && "
+               f"head -c 1048576 /dev/zero > {ckpt} && echo saved"]
+        b = bare(cmd)
+        eq(b.returncode, 0, "bare run on the small filesystem")
+        os.remove(ckpt)
+        p = subprocess.run([gsys(), "profile", "--osrt-threshold", "0", "-o",
+                            os.path.join(mnt, "r")] + cmd, capture_output=True, text=True,
+                           timeout=120)
+        print(p.stderr)
+        eq(p.returncode, b.returncode, "exit code on the small filesystem")
+        if not p.stdout.endswith("saved\n"):
+            fail(f"the program's checkpoint was not saved on the small filesystem: {p.stdout!r}")
+        eq(os.path.getsize(ckpt), 1 << 20, "checkpoint size on the small filesystem")
+        report = os.path.join(mnt, "r.gsys-rep")
+        if not os.path.exists(report):   # no room left for the report: import elsewhere
+            report = os.path.join(TMP, "elsewhere.gsys-rep")
+            imp = subprocess.run([gsys(), "import", os.path.join(mnt, "r.gsys-session"), "-o",
+                                  report], capture_output=True, text=True)
+            eq(imp.returncode, 0, f"gsys import of the small filesystem's session ({imp.stderr})")
+            p = subprocess.CompletedProcess(p.args, p.returncode, p.stdout,
+                                            p.stderr + imp.stderr)
+        reserve_check(p, report, cmd)
+        check_prefixes(report, "before", None)
+    finally:
+        subprocess.run(["umount", "-l", mnt], capture_output=True)
+
+
+def seccomp_case(rules, *opts, expect_log=None):
+    """The program runs under a seccomp filter (gsys_test_seccomp RULES) that kills, traps or
+    refuses calls gsys makes on its own behalf: the same exit code and output as bare, and a
+    report of its ranges."""
+    cmd = [seccomp_prog(), rules, prog(), "traffic", "2", "500", "exit", "100"]
+    b = bare(cmd)
+    if b.returncode == 77:
+        skip("seccomp filters are not available here")
+    eq(b.returncode, 0, f"bare run under {rules}")
+    p, r = profile(cmd, *opts, output="r_" + rules.replace(":", "_").replace(",", "_"))
+    print(p.stderr)
+    same_as_bare(cmd, p, b, stdout=False)
+    eq(p.stdout.split("during")[0], b.stdout.split("during")[0], "stdout")
+    check_report_opens(r)
+    eq(texts(r, "before"), 1000, f"'before' ranges under {rules}")
+    if expect_log is not None and expect_log not in p.stderr:
+        fail(f"gsys's summary does not say what the filter kept it from doing "
+             f"({expect_log!r}):\n{p.stderr}")
+
+
+def case_seccomp_kill_unshare():
+    # The writer thread's unshare(CLONE_FILES) (sink.cc): was SIGSYS (exit 159) under a filter
+    # that kills on it. KILL_PROCESS, and TRAP (SIGSYS, fatal by default), both now skipped.
+    for action in ("kill", "trap"):
+        seccomp_case(f"{action}:unshare", "-t", "nvtx,osrt",
+                     expect_log="seccomp: the program's filter would kill or trap unshare")
+    # Refused with an error (EPERM): the call is made and the shared-table fallback applies.
+    seccomp_case("eperm:unshare,eperm:close_range", "-t", "nvtx,osrt")
+
+
+def case_seccomp_perf_event_open():
+    # -s process-tree and --cpuctxsw open perf events (capture/stack): refused (EPERM) they fall
+    # back to the timer / are turned off; killed they must not be made at all.
+    seccomp_case("eperm:perf_event_open", "-t", "nvtx,osrt", "-s", "process-tree",
+                 "--cpuctxsw", "process-tree")
+    seccomp_case("kill:perf_event_open,kill:unshare,kill:statfs,kill:prctl", "-t", "nvtx,osrt",
+                 "-s", "process-tree", "--cpuctxsw", "process-tree",
+                 expect_log="seccomp: the program's filter would kill or trap perf_event_open")
+
+
+def wait_for_file_line(path, line, timeout=60):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if os.path.exists(path):
+            with open(path) as f:
+                if line in f.read().splitlines():
+                    return
+        time.sleep(0.1)
+    fail(f"{path} never got the line {line!r} in {timeout} s")
+
+
+def case_log_not_in_target_stderr():
+    # The capture library's messages go to the session's log files, never to the program's
+    # stderr. `-d 1 --kill none`: the session ends (imported, removed) while the program runs on
+    # and flushes at exit into a session that is gone ("capture stopped: session directory is
+    # gone" was printed into the program's stderr).
+    def run(under_gsys):
+        err = os.path.join(TMP, "target_err_gsys" if under_gsys else "target_err_bare")
+        cmd = ["/bin/sh", "-c", f"exec {prog()} stderr_ticks 30 2> {err}"]
+        if under_gsys:
+            p, _ = profile(cmd, "-d", "1", "--kill", "none", output="ticks")
+        else:
+            p = bare(cmd)
+        eq(p.returncode, 0, f"exit code ({'gsys' if under_gsys else 'bare'})")
+        wait_for_file_line(err, "done")   # the program outlives gsys
+        with open(err, "rb") as f:
+            return p, f.read()
+    b, bare_err = run(False)
+    p, gsys_err = run(True)
+    print(p.stderr)
+    if b"gsys[" in gsys_err or b"gsys" in gsys_err:
+        fail(f"gsys wrote into the program's stderr:\n{gsys_err.decode(errors='replace')}")
+    eq(gsys_err, bare_err, "the program's own stderr bytes")
+    # The normal case: the messages reach gsys's own stderr, once each, prefixed gsys[pid].
+    enospc = os.path.join(ARGS.build, "tests", "reliability", "gsys_test_enospc")
+    err = os.path.join(TMP, "target_err_enospc")
+    cmd = ["/bin/sh", "-c", f"exec {enospc} {prog()} nested 100 2> {err}"]
+    p, r = profile(cmd, output="enospc")
+    if p.returncode == 77:
+        skip("seccomp filters are not available here")
+    eq(p.returncode, 0, "exit code with every capture write failing")
+    with open(err, "rb") as f:
+        target_err = f.read()
+    if b"gsys" in target_err:
+        fail(f"gsys wrote into the program's stderr:\n{target_err.decode(errors='replace')}")
+    lines = [l for l in p.stderr.splitlines() if "capture stopped: disk full" in l]
+    if len(lines) != 1 or not lines[0].startswith("gsys["):
+        fail(f"gsys's stderr should carry 'gsys[PID]: capture stopped: disk full' once:\n"
+             f"{p.stderr}")
 
 
 def case_output_removed():

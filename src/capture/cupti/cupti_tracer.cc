@@ -10,6 +10,7 @@
 #include <cstring>
 #include <ctime>
 
+#include "capture/entry/log.h"
 #include "format/cuda_records.h"
 
 namespace gsys::capture::cupti {
@@ -30,17 +31,11 @@ uint64_t MonotonicNow() {
 
 void Print(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
 void Print(const char* fmt, ...) {
-  char buf[1024];
-  int n = std::snprintf(buf, sizeof(buf), "gsys[%d]: ", static_cast<int>(getpid()));
+  // The session's log file, not the program's stderr (entry/log.h).
   va_list ap;
   va_start(ap, fmt);
-  int m = std::vsnprintf(buf + n, sizeof(buf) - static_cast<size_t>(n) - 1, fmt, ap);
+  LogAlwaysV(fmt, ap);
   va_end(ap);
-  size_t len = static_cast<size_t>(n) + (m > 0 ? static_cast<size_t>(m) : 0);
-  if (len > sizeof(buf) - 2) len = sizeof(buf) - 2;
-  buf[len++] = '\n';
-  ssize_t ignored = write(2, buf, len);
-  (void)ignored;
 }
 
 constexpr CUpti_CallbackId kDriverLaunchCbids[] = {

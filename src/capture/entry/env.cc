@@ -218,6 +218,7 @@ void ReadCaptureConfig(CaptureConfig* c) {
   if (ParseI64(std::getenv(kEnvFlushIntervalMs), &n) && n >= 1 && n <= 250) {
     c->flush_interval_ms = static_cast<int>(n);
   }
+  if (ParseI64(std::getenv(kEnvDiskReserveBytes), &n) && n >= 0) c->disk_reserve_bytes = n;
   if (ParseI64(std::getenv(kEnvCaptureStartNs), &n) && n > 0) c->capture_start_ns = n;
   if (ParseI64(std::getenv(kEnvCaptureStopNs), &n) && n > 0) c->capture_stop_ns = n;
   if (const char* v = std::getenv(kEnvNvtxCapture); v != nullptr && *v != '\0') ParseTrigger(v, c);

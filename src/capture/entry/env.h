@@ -23,6 +23,10 @@ inline constexpr const char* kEnvBufferBytes = "GSYS_BUFFER_BYTES";
 inline constexpr const char* kEnvMemoryLimitBytes = "GSYS_MEMORY_LIMIT_BYTES";
 // Writer drain period in ms (1..250). Default 100.
 inline constexpr const char* kEnvFlushIntervalMs = "GSYS_FLUSH_INTERVAL_MS";
+// Free bytes the capture leaves on the session directory's filesystem (sink/disk_reserve.h):
+// it stops writing before free space would drop below this. Unset: min(5 % of the filesystem,
+// 1 GiB); 0: no reserve.
+inline constexpr const char* kEnvDiskReserveBytes = "GSYS_DISK_RESERVE_BYTES";
 // Capture window in CLOCK_MONOTONIC ns (from -y/--delay and -d/--duration); 0 = unbounded.
 inline constexpr const char* kEnvCaptureStartNs = "GSYS_CAPTURE_START_NS";
 inline constexpr const char* kEnvCaptureStopNs = "GSYS_CAPTURE_STOP_NS";
@@ -150,6 +154,7 @@ struct CaptureConfig {
   size_t buffer_bytes = 512 * 1024;
   size_t memory_limit_bytes = 64u << 20;
   int flush_interval_ms = 100;
+  int64_t disk_reserve_bytes = -1;  // GSYS_DISK_RESERVE_BYTES; -1: the default rule, 0: off
   int64_t capture_start_ns = 0;
   int64_t capture_stop_ns = 0;
   bool nvtx_trigger = false;

@@ -10,16 +10,20 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
+#include <ctime>
 #include <new>
 
 #include "capture/clock/clock.h"
 #include "capture/entry/log.h"
+#include "capture/entry/syscall_probe.h"
+#include "capture/sink/disk_reserve.h"
 #include "format/chunk.h"
 
 namespace gsys::capture {
@@ -55,6 +59,10 @@ struct SinkState {
   // then lives there, where the program's close/dup2 cannot reach it. Flushes on other threads
   // (exit, signals, exec, fork) open the stream by path for each chunk instead.
   std::atomic<bool> private_table{false};
+  // Decided by StartWriter for the thread it creates (which inherits its seccomp filters):
+  // no filter at all (the writer's own calls need no probe), and unshare(CLONE_FILES) survives.
+  bool writer_unfiltered = true;
+  bool may_unshare = true;
   std::atomic<uint32_t> writer_tid{0};
   uint64_t seq = 0;
   int64_t stream_id = 0;
@@ -68,6 +76,14 @@ struct SinkState {
   uint64_t last_unbuffered = 0;
   uint64_t write_errors = 0;
   uint64_t unwritten_records = 0;  // records of chunks that could not be written
+  // The disk reserve (disk_reserve.h). Once reached, chunks are counted instead of written;
+  // only a "tail" of counters (at the stop and at exit) still goes out, so the stream ends
+  // cleanly and the report counts what was not written.
+  DiskReserve reserve;
+  bool reserve_stopped = false;
+  bool writing_tail = false;
+  uint64_t reserve_records = 0;
+  uint64_t reserve_bytes = 0;
   size_t (*replay)(uint8_t*, size_t) = nullptr;
   int64_t init_ticks = 0;  // (ticks, ns) pair taken at init / fork
   int64_t init_ns = 0;
@@ -100,6 +116,12 @@ size_t ReadSmallFile(const char* path, char* out, size_t cap) {
 
 // --- drain lock: owner tid, bounded wait --------------------------------------------------
 
+// clock_nanosleep, not nanosleep: glibc's sleeps use it, so a seccomp allow-list written for
+// the program has it.
+void SleepFor(const timespec& ts) {
+  syscall(SYS_clock_nanosleep, CLOCK_MONOTONIC, 0, &ts, nullptr);
+}
+
 bool LockDrain(bool bounded) {
   uint32_t self = CurrentTid();
   if (g.drain_owner.load(std::memory_order_relaxed) == self) return false;  // reentered
@@ -109,7 +131,7 @@ bool LockDrain(bool bounded) {
     if (bounded && spins > 200000) return false;  // ~1 s: give up rather than hang the host
     if (spins > 64) {
       timespec ts{0, 5000};
-      syscall(SYS_nanosleep, &ts, nullptr);
+      SleepFor(ts);
     }
   }
 }
@@ -142,13 +164,16 @@ bool WriteAll(int fd, const iovec* iov_in, int count) {
 
 // Leaves "<pid>-<stream_id>.stopped-<reason>" (empty) in the session directory, so the
 // importer can say why this process's capture ended early even when nothing more fits.
-void LeaveStopMarker(const char* reason) {
+// `text` (optional) becomes its content, where there is room for it (the disk reserve).
+void LeaveStopMarker(const char* reason, const char* text = nullptr) {
   if (g.config == nullptr) return;
   char path[kMaxPathBytes + 96];
   std::snprintf(path, sizeof(path), "%s/%u-%lld%s%s", g.config->session_dir, g.pid,
                 static_cast<long long>(g.stream_id), format::kStopMarkerInfix, reason);
-  long fd = RawOpen(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
-  if (fd >= 0) syscall(SYS_close, fd);
+  long fd = RawOpen(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+  if (fd < 0) return;
+  if (text != nullptr) syscall(SYS_write, fd, text, std::strlen(text));
+  syscall(SYS_close, fd);
 }
 
 // Opens the stream file by path and checks that the descriptor is that file (a program that
@@ -212,8 +237,21 @@ void DiscardChunk() {
   g.chunk_records = 0;
 }
 
+void StopForReserve(uint32_t flags);
+void DiscardForReserve() {
+  g.reserve_records += g.chunk_records;
+  g.reserve_bytes += sizeof(format::ChunkHeader) + g.chunk_used;
+  DiscardChunk();
+}
+
 void WriteChunk(uint32_t flags) {
   if (g.chunk_used == 0 && flags == 0) return;
+  if (!g.writing_tail) {
+    if (g.reserve_stopped) return DiscardForReserve();
+    if (!g.reserve.Allows(sizeof(format::ChunkHeader) + g.chunk_used, MonotonicNs())) {
+      return StopForReserve(flags);
+    }
+  }
   int fd = -1;
   bool transient = g.private_table.load(std::memory_order_acquire) &&
                    CurrentTid() != g.writer_tid.load(std::memory_order_relaxed);
@@ -331,6 +369,79 @@ void AppendCounter(format::CounterId id, uint64_t value) {
   AppendMeta(format::RecordKind::kCounter, g.pid, body, nullptr, 0);
 }
 
+// Every record dropped so far: full buffers, threads without one, chunks not written.
+uint64_t CurrentDrops() {
+  uint64_t drops = g.unbuffered_drops.load(std::memory_order_relaxed) + g.unwritten_records;
+  uint32_t count = g.buffer_count.load(std::memory_order_acquire);
+  for (uint32_t i = 0; i < count && i < kMaxBuffers; ++i) {
+    ThreadBuffer* b = g.buffers[i].load(std::memory_order_acquire);
+    if (b != nullptr) drops += b->dropped();
+  }
+  return drops;
+}
+
+// --- disk reserve ----------------------------------------------------------------------------
+
+void AppendClockSync(int64_t ticks, int64_t ns);
+
+// statfs of the session directory (by path: any thread may flush). The call is guarded: a
+// seccomp filter that would kill it leaves the reserve unchecked.
+bool StatSessionFs(void*, uint64_t* available, uint64_t* total) {
+  struct statfs st {};
+  if (GuardedSyscall(SYS_statfs, reinterpret_cast<long>(g.config->session_dir),
+                     reinterpret_cast<long>(&st)) != 0) {
+    return false;
+  }
+  uint64_t unit = st.f_frsize != 0 ? static_cast<uint64_t>(st.f_frsize)
+                                   : static_cast<uint64_t>(st.f_bsize);
+  *available = static_cast<uint64_t>(st.f_bavail) * unit;
+  *total = static_cast<uint64_t>(st.f_blocks) * unit;
+  return true;
+}
+
+// The counters that say what the reserve cost, plus the process's start (when nothing of the
+// stream was written yet) and end (`final`): a small chunk written below the reserve, at most
+// twice per process (at the stop and at exit).
+void WriteTail(bool final) {
+  g.writing_tail = true;
+  if (g.seq == 0) {
+    AppendProcessStart();
+    AppendClockSync(g.init_ticks, g.init_ns);
+  }
+  g.last_drops = CurrentDrops();
+  AppendCounter(format::CounterId::kDroppedRecords, g.last_drops);
+  uint64_t unbuffered = g.threads_without_buffer.load(std::memory_order_relaxed);
+  if (unbuffered != 0) AppendCounter(format::CounterId::kThreadsWithoutBuffer, unbuffered);
+  AppendCounter(format::CounterId::kDiskReserveRecords, g.reserve_records);
+  AppendCounter(format::CounterId::kDiskReserveBytes, g.reserve_bytes);
+  if (final) {
+    format::ClockPairBody end{MonotonicNs(), RealtimeNs()};
+    AppendMeta(format::RecordKind::kProcessEnd, g.pid, end, nullptr, 0);
+  }
+  WriteChunk(final ? uint32_t{format::kChunkFinal} : 0u);
+  g.writing_tail = false;
+}
+
+// The chunk about to be written would take the filesystem below the reserve: count it instead,
+// stop recording in this process, and say so (marker, log, the tail's counters).
+void StopForReserve(uint32_t flags) {
+  DiscardForReserve();
+  g.reserve_stopped = true;
+  StopRecordingHere();
+  char text[160];
+  std::snprintf(text, sizeof(text), "free=%llu reserve=%llu total=%llu\n",
+                static_cast<unsigned long long>(g.reserve.available()),
+                static_cast<unsigned long long>(g.reserve.reserve()),
+                static_cast<unsigned long long>(g.reserve.total()));
+  LeaveStopMarker(format::kStopReasonDiskReserve, text);
+  // No per-process figures in the text: gsys prints each distinct message once.
+  LogAlways("capture stopped: disk reserve reached on the filesystem of %s (reserve %llu bytes, "
+            "GSYS_DISK_RESERVE_BYTES); the program continues, data written so far stays "
+            "importable",
+            g.config->session_dir, static_cast<unsigned long long>(g.reserve.reserve()));
+  WriteTail((flags & format::kChunkFinal) != 0);
+}
+
 void AppendClockSync(int64_t ticks, int64_t ns) {
   if (!g_ticks_are_tsc) return;  // ticks are ns: nothing to map
   format::ClockSyncBody body{ticks, ns};
@@ -362,7 +473,9 @@ void DrainLocked(bool final) {
       g.chunk_used += n;
     }
   }
-  AppendClockSyncNow();
+  // Once the disk reserve is reached, buffers are still drained (records counted, not written)
+  // but no meta records are added: only the tail carries counters.
+  if (!g.reserve_stopped) AppendClockSyncNow();
   uint32_t count = g.buffer_count.load(std::memory_order_acquire);
   uint64_t drops = 0;
   for (uint32_t i = 0; i < count && i < kMaxBuffers; ++i) {
@@ -371,7 +484,7 @@ void DrainLocked(bool final) {
     drops += b->dropped();
     uint32_t state = b->state.load(std::memory_order_acquire);
     if (state == ThreadBuffer::kFree) continue;
-    AppendThreadName(b, final && state == ThreadBuffer::kActive);
+    if (!g.reserve_stopped) AppendThreadName(b, final && state == ThreadBuffer::kActive);
     while (!b->Empty()) {
       if (kChunkCapacity - g.chunk_used < 16 * 1024) WriteChunk(0);
       g.chunk_used += b->Drain(g.chunk + g.chunk_used, kChunkCapacity - g.chunk_used,
@@ -382,6 +495,11 @@ void DrainLocked(bool final) {
       b->name_emitted = false;
       b->state.store(ThreadBuffer::kFree, std::memory_order_release);
     }
+  }
+  if (g.reserve_stopped) {
+    WriteChunk(0);  // counted, not written
+    if (final) WriteTail(true);
+    return;
   }
   uint64_t unbuffered = g.threads_without_buffer.load(std::memory_order_relaxed);
   drops += g.unbuffered_drops.load(std::memory_order_relaxed);
@@ -403,13 +521,21 @@ void DrainLocked(bool final) {
 
 // --- writer thread -------------------------------------------------------------------------
 
+// The writer's own calls the program may never make: plain when the writer has no seccomp
+// filter (known at its creation: one /proc read per process, not one per call), else guarded.
+long WriterSyscall(long nr, long a0, long a1 = 0, long a2 = 0) {
+  return g.writer_unfiltered ? syscall(nr, a0, a1, a2) : GuardedSyscall(nr, a0, a1, a2);
+}
+
 // Gives the writer thread a descriptor table of its own, emptied: the stream descriptor it
 // opens later is out of the program's reach (a program that closes or dup2()s onto every
 // descriptor cannot make us write into its files), and the copy holds none of the program's
 // files open (a pipe still reaches EOF when the program closes it).
 void UsePrivateDescriptorTable() {
-  if (syscall(SYS_unshare, CLONE_FILES) != 0) return;  // stay on the shared table
-  if (syscall(SYS_close_range, 0u, ~0u, 0u) != 0) {
+  // Guarded (entry/syscall_probe.h): a seccomp filter may kill on unshare, which the program
+  // itself may never call; EPERM/ENOSYS (or a call the probe refused) keep the shared table.
+  if (!g.may_unshare || WriterSyscall(SYS_unshare, CLONE_FILES) != 0) return;
+  if (WriterSyscall(SYS_close_range, 0, static_cast<long>(~0u), 0) != 0) {
     struct rlimit lim {};
     long max = getrlimit(RLIMIT_NOFILE, &lim) == 0 && lim.rlim_cur < (1u << 20)
                    ? static_cast<long>(lim.rlim_cur) : 65536;
@@ -425,13 +551,13 @@ void* WriterMain(void*) {
   sigset_t all;
   sigfillset(&all);
   pthread_sigmask(SIG_BLOCK, &all, nullptr);  // signals go to the target's threads
-  prctl(PR_SET_NAME, "gsys-writer", 0, 0, 0);
+  WriterSyscall(SYS_prctl, PR_SET_NAME, reinterpret_cast<long>("gsys-writer"));
   UsePrivateDescriptorTable();
   const int64_t interval = g.config->flush_interval_ms * 1000000ll;
   {
     // Calibrate the tick clock over ~20 ms before the first periodic drain.
     timespec wait{0, 20 * 1000 * 1000};
-    syscall(SYS_nanosleep, &wait, nullptr);
+    SleepFor(wait);
     CalibrateTicks(g.init_ticks, g.init_ns, NowTicks(), MonotonicNs());
   }
   while (!g.disabled.load(std::memory_order_relaxed)) {
@@ -447,6 +573,23 @@ void* WriterMain(void*) {
 }
 
 bool StartWriter() {
+  // The writer inherits this thread's seccomp filters: probing here (cached per process) says
+  // before the thread exists, and before a short-lived program could exit, whether its unshare
+  // would be fatal.
+  g.writer_unfiltered = SeccompModeOfThisThread() == 0;
+  if (!g.writer_unfiltered) {
+    // One probe child for the calls the writer and the disk reserve will make.
+    static struct statfs probe_statfs;
+    const ProbeCall calls[] = {
+        {SYS_unshare, {CLONE_FILES}},
+        {SYS_close_range, {0, static_cast<long>(~0u), 0}},
+        {SYS_prctl, {PR_SET_NAME, reinterpret_cast<long>("gsys-writer")}},
+        {SYS_statfs, {reinterpret_cast<long>(g.config->session_dir),
+                      reinterpret_cast<long>(&probe_statfs)}},
+    };
+    PrimeSyscallProbes(calls, static_cast<int>(sizeof(calls) / sizeof(calls[0])));
+  }
+  g.may_unshare = g.writer_unfiltered || SyscallAllowed(SYS_unshare, CLONE_FILES);
   pthread_attr_t attr;
   pthread_attr_init(&attr);
   pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
@@ -540,7 +683,9 @@ void WakeWriter(ThreadBuffer* b) {
 }
 
 bool SinkInit(const CaptureConfig& config, int64_t stream_id) {
+  SetLogSessionDir(config.session_dir);
   g.config = &config;
+  g.reserve.Configure(config.disk_reserve_bytes, StatSessionFs, nullptr);
   g.stream_id = stream_id;
   g.pid = static_cast<uint32_t>(syscall(SYS_getpid));
   if (config.capture_start_ns > 0) g_window_start_ns = config.capture_start_ns;
@@ -618,6 +763,13 @@ void SinkForkChild(int64_t stream_id) {
   g.chunk_used = 0;
   g.chunk_records = 0;
   g.last_drops = 0;
+  // The parent's unwritten chunks and reserve state are its stream's; the child decides anew
+  // (its recording stays off when the parent's had stopped).
+  g.unwritten_records = 0;
+  g.reserve_stopped = false;
+  g.reserve_records = 0;
+  g.reserve_bytes = 0;
+  g.reserve.Configure(g.config->disk_reserve_bytes, StatSessionFs, nullptr);
   g.init_ticks = NowTicks();
   g.init_ns = MonotonicNs();
   uint32_t count = g.buffer_count.load();

@@ -8,6 +8,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "capture/entry/syscall_probe.h"
+
 namespace gsys::capture {
 namespace {
 
@@ -17,8 +19,10 @@ size_t PageSize() { return static_cast<size_t>(sysconf(_SC_PAGESIZE)); }
 
 int PerfRingOpen(perf_event_attr* attr, uint32_t tid, const size_t* pages_tried, size_t count,
                  PerfRing* ring) {
-  long fd = syscall(SYS_perf_event_open, attr, static_cast<pid_t>(tid), -1, -1,
-                    PERF_FLAG_FD_CLOEXEC);
+  // Guarded: a seccomp filter that kills on perf_event_open (a call the program may never
+  // make) gets ENOSYS here instead, and the callers' "refused" paths apply.
+  long fd = GuardedSyscall(SYS_perf_event_open, reinterpret_cast<long>(attr),
+                           static_cast<long>(tid), -1, -1, PERF_FLAG_FD_CLOEXEC);
   if (fd < 0) return errno;
   int err = EINVAL;
   for (size_t i = 0; i < count; ++i) {

@@ -15,7 +15,13 @@ namespace gsys::report {
     "Threads whose events were dropped because the memory limit left no buffer for them; raise "  \
     "GSYS_MEMORY_LIMIT_BYTES.")                                                                   \
   X(kCaptureWriteErrors, "capture_stopped", "data_loss",                                          \
-    "Processes whose capture stopped early (disk full, session directory removed).")              \
+    "Processes whose capture stopped early (disk full, disk reserve, session directory "         \
+    "removed).")                                                                                  \
+  X(kDiskReserveRecords, "disk_reserve_unwritten_records", "data_loss",                           \
+    "Records not written because the session directory's filesystem reached the disk reserve "    \
+    "(GSYS_DISK_RESERVE_BYTES; also counted in dropped_records).")                                \
+  X(kDiskReserveBytes, "disk_reserve_unwritten_bytes", "data_loss",                               \
+    "Bytes of raw stream not written because of the disk reserve.")                               \
   X(kBadChunks, "raw_bad_chunks", "data_loss",                                                    \
     "Raw stream chunks skipped because their checksum did not match.")                            \
   X(kSkippedBytes, "raw_skipped_bytes", "data_loss",                                              \

@@ -18,6 +18,7 @@
 #include "format/record.h"
 #include "format/session_meta.h"
 #include "format/stream_reader.h"
+#include "report/import/capture_log.h"
 #include "report/import/cuda_session.h"
 #include "report/import/gpu_metrics_importer.h"
 #include "report/import/report_writer.h"
@@ -69,23 +70,6 @@ Result<std::vector<StreamEntry>> FindStreams(const std::string& dir, uint64_t* s
     return a.stream_id != b.stream_id ? a.stream_id < b.stream_id : a.path < b.path;
   });
   return streams;
-}
-
-// The capture's "<pid>-<stream_id>.stopped-<reason>" markers (format/chunk.h): one warning
-// per process whose capture stopped early, naming the reason.
-std::vector<std::string> FindStopMarkers(const std::string& dir) {
-  std::vector<std::string> found;
-  std::error_code ec;
-  for (const auto& e : fs::directory_iterator(dir, ec)) {
-    std::string name = e.path().filename().string();
-    size_t at = name.find(format::kStopMarkerInfix);
-    if (at == std::string::npos) continue;
-    std::string pid = name.substr(0, name.find('-'));
-    std::string reason = name.substr(at + std::strlen(format::kStopMarkerInfix));
-    found.push_back("capture stopped early in process " + pid + ": " + reason);
-  }
-  std::sort(found.begin(), found.end());
-  return found;
 }
 
 std::string FormatTime(int64_t utc_ns, bool local) {
@@ -227,6 +211,9 @@ Status WriteTables(ReportWriter& w, const SessionTotals& t, const format::Sessio
     sampling += (sampling.empty() ? "" : " | ") + note.substr(14);
   }
   if (!sampling.empty()) GSYS_RETURN_IF_ERROR(InsertMeta(db, "cpu_sampling_method", sampling));
+  std::string stops;  // why capture stopped early, per process (stop markers)
+  for (const std::string& why : sum.capture_stops) stops += (stops.empty() ? "" : " | ") + why;
+  if (!stops.empty()) GSYS_RETURN_IF_ERROR(InsertMeta(db, "capture_stopped", stops));
   GSYS_ASSIGN_OR_RETURN(Statement diag,
                         db.Prepare("INSERT OR REPLACE INTO GSYS_DIAGNOSTICS(name, severity, value,"
                                    " help) VALUES(?,?,?,?)"));
@@ -291,8 +278,10 @@ Result<ImportSummary> ImportSession(const ImportOptions& options) {
   std::vector<std::unique_ptr<format::StreamFile>> files;
   ImportSummary sum;
   sum.counters[ImportCounter::kSkippedSessionFiles] += skipped_files;
-  std::vector<std::string> stopped = FindStopMarkers(options.session_dir);
+  std::vector<std::string> stopped = ReadStopReasons(options.session_dir);
   sum.counters[ImportCounter::kCaptureWriteErrors] += stopped.size();
+  sum.capture_stops = stopped;
+  sum.capture_log = ReadCaptureLog(options.session_dir);
   for (const auto& e : entries) {
     GSYS_ASSIGN_OR_RETURN(format::StreamFile f, format::StreamFile::Open(e.path));
     sum.raw_bytes += f.size();

@@ -43,6 +43,11 @@ struct ImportSummary {
   std::vector<std::string> warnings;
   // Things to tell the user that are not data loss (how CPU samples were taken, ...).
   std::vector<std::string> notes;
+  // Why capture stopped early, one per process that did ("capture stopped early in process
+  // PID: disk-full"); also in GSYS_META `capture_stopped` and in `warnings`.
+  std::vector<std::string> capture_stops;
+  // The capture library's messages ("gsys[PID]: ..."), each distinct one once (capture_log.h).
+  std::vector<std::string> capture_log;
 };
 
 Result<ImportSummary> ImportSession(const ImportOptions& options);

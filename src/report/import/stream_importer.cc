@@ -60,6 +60,8 @@ Status StreamImporter::Import(const format::StreamFile& file) {
   (*counters_)[ImportCounter::kDroppedRecords] += dropped_;
   (*counters_)[ImportCounter::kThreadsWithoutBuffer] += without_buffer_;
   (*counters_)[ImportCounter::kNvtxStringsTruncated] += truncated_text_;
+  (*counters_)[ImportCounter::kDiskReserveRecords] += reserve_records_;
+  (*counters_)[ImportCounter::kDiskReserveBytes] += reserve_bytes_;
   return OkStatus();
 }
 
@@ -165,6 +167,12 @@ void StreamImporter::OnCounter(const RecordView& r) {
       // Emitted by the thread that cut the string: records of several threads' buffers may
       // arrive out of order, so the total is the largest value.
       if (b.value > truncated_text_) truncated_text_ = b.value;
+      break;
+    case format::CounterId::kDiskReserveRecords:
+      reserve_records_ = b.value;
+      break;
+    case format::CounterId::kDiskReserveBytes:
+      reserve_bytes_ = b.value;
       break;
     case format::CounterId::kWriteErrors:
     case format::CounterId::kCaptureDisabled:

@@ -133,6 +133,7 @@ class StreamImporter {
   std::vector<CaptureWindowEvent> windows_;
   uint64_t nvtx_rows_ = 0, osrt_rows_ = 0, dropped_ = 0, without_buffer_ = 0;
   uint64_t truncated_text_ = 0;  // CounterId::kTruncatedText, largest value seen
+  uint64_t reserve_records_ = 0, reserve_bytes_ = 0;  // disk reserve (cumulative counters)
   int64_t last_ts_ = 0;
 };
 

@@ -231,6 +231,21 @@ int Nested(int n) {
   return 0;
 }
 
+// Outlives a `-d 1 --kill none` session: n NVTX ranges 100 ms apart, a line on stderr after
+// each, "done" at the end (the program's own stderr output, to compare with a bare run).
+int StderrTicks(int n) {
+  std::printf("ready\n");
+  std::fflush(stdout);
+  for (int i = 0; i < n; ++i) {
+    Range("tick", i);
+    usleep(100000);
+    nvtxRangePop();
+    std::fprintf(stderr, "tick %d\n", i);
+  }
+  std::fprintf(stderr, "done\n");
+  return 0;
+}
+
 int CloseFds(int n) {
   PushPop("a", n);
   usleep(200000);
@@ -316,6 +331,7 @@ int main(int argc, char** argv) {
   if (mode == "clearenv") return ClearEnv(argv[0], arg(2, 10));
   if (mode == "reexec") return Reexec(argv[0], arg(2, 3), arg(3, 10));
   if (mode == "nested") return Nested(arg(2, 10));
+  if (mode == "stderr_ticks") return StderrTicks(arg(2, 30));
   if (mode == "closefds") return CloseFds(arg(2, 10));
   if (mode == "forkchain") return ForkChain(arg(2, 8), arg(3, 10));
   if (mode == "procs") return Procs(arg(2, 16), arg(3, 100));

@@ -43,6 +43,8 @@ GLIBC_INTERNAL_MASK = (1 << (32 - 1)) | (1 << (33 - 1))
 INJECTED_ENV = re.compile(r"^(GSYS_[A-Z0-9_]*|LD_PRELOAD|NVTX_INJECTION64_PATH|"
                           r"CUDA_INJECTION64_PATH)=")
 # gsys's own lines on the shared stderr (the target's stderr is gsys's stderr).
+# `gsys[PID]: ` lines are the capture log that gsys prints after the run; the capture library
+# itself writes nothing to the program's stderr (reliability.fault.log_not_in_target_stderr).
 GSYS_STDERR = re.compile(r"^gsys( [a-z]+)?: |^gsys\[\d+\]: ")
 
 ALLOWED = """allowed differences (docs/reliability.md):
@@ -83,6 +85,8 @@ def ignore_signals(sigs):
 
 def cases(probe):
     py = [sys.executable, os.path.join(HERE, "targets.py")]
+    rel = os.path.join(os.path.dirname(os.path.dirname(probe)), "reliability")
+    seccomp = os.path.join(rel, "gsys_test_seccomp")
     nohup = ignore_signals([signal.SIGHUP])
     background = ignore_signals([signal.SIGINT, signal.SIGQUIT])
     return {
@@ -105,6 +109,12 @@ def cases(probe):
         "py_sigint_uncaught": (py + ["sigint_uncaught", probe], None, None),
         "py_sigterm_default": (py + ["sigterm_default", probe], None, None),
         "py_torch": (py + ["torch", probe], None, None),
+        # A program that passes NULL and garbage to every NVTX entry point (docs/nvtx.md).
+        "nvtx_invalid": ([os.path.join(rel, "gsys_test_nvtx_invalid"), "invalid"], None, None),
+        # seccomp filters that kill on calls gsys makes on its own behalf, and deny perf.
+        "seccomp_kill": ([seccomp, "kill:unshare,kill:close_range,trap:prctl", probe, "tree"],
+                         None, None),
+        "seccomp_eperm_perf": ([seccomp, "eperm:perf_event_open", probe, "tree"], None, None),
     }
 
 

@@ -45,6 +45,10 @@ struct alignas(kControlPageBytes) ControlPage {
   std::atomic<uint64_t> windows_opened;  // ring entries written (range-opened windows)
   std::atomic<uint64_t> windows_closed;  // ring entries whose end is written
   ControlWindow ring[kControlRingSize];  // entry i % kControlRingSize
+  // Records threads emitted after their process's final flush (threads still running at exit,
+  // exec or a fatal signal), summed over the session: not kept, counted. After `ring` so
+  // that pages of sessions written before it read as 0 here.
+  std::atomic<uint64_t> records_after_final_flush;
 };
 static_assert(sizeof(ControlPage) == kControlPageBytes);
 static_assert(std::atomic<uint32_t>::is_always_lock_free && std::atomic<int64_t>::is_always_lock_free &&

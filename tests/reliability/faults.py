@@ -216,6 +216,43 @@ def case_raise_early():
     eq(diag(r, "processes_without_exit_flush"), 0, "the process flushed at its end")
 
 
+def case_exit_threads_running():
+    """exit() while 4 threads keep emitting (issue 17, item 4): what they emit after the final
+    flush cannot be kept and is counted (records_after_final_flush), nothing is lost silently
+    and no range is invented."""
+    cmd = [prog(), "hotexit", "4", "200"]
+    b = bare(cmd)
+    p, r = profile(cmd, env=dict(os.environ, GSYS_BUFFER_BYTES=str(4 << 20)))
+    same_as_bare(cmd, p, b)
+    check_report_opens(r)
+    eq(diag(r, "processes_without_exit_flush"), 0, "the process flushed at its end")
+    late = diag(r, "records_after_final_flush")
+    if late <= 0:
+        fail("no record counted after the final flush while 4 threads were emitting")
+    if "records_after_final_flush" not in p.stderr:
+        fail(f"gsys did not warn about the late records: {p.stderr}")
+    longest = one(r, "SELECT max(end - start) FROM NVTX_EVENTS WHERE text = 'h'")
+    print(f"measured: {late} records after the final flush counted; longest 'h' range "
+          f"{longest} ns")
+
+
+def case_full_fd_table():
+    """The program's descriptor table is full when it exits (issue 17, item 6): the final
+    flush is written by the writer thread through its own descriptor, nothing is lost."""
+    cmd = [prog(), "traffic", str(THREADS), str(BEFORE), "exit", "300"]
+    shell = ("import os, resource, sys\n"
+             "resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))\n"
+             "os.execv(sys.argv[1], sys.argv[1:])\n")
+    wrapped = [sys.executable, "-c", shell] + cmd
+    fill = dict(os.environ, GSYS_TEST_FILL_FDS="1")
+    b = bare(wrapped, env=fill)
+    p, r = profile(wrapped, "--osrt-threshold", "0", env=fill)
+    same_as_bare(wrapped, p, b, stdout=False)
+    check_report_opens(r)
+    eq(texts(r, "before"), THREADS * BEFORE, "every 'before' range")
+    eq(diag(r, "processes_without_exit_flush"), 0, "the exit flush was written")
+
+
 def case_exit():
     ended("exit", 0)
 

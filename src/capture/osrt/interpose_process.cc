@@ -65,22 +65,30 @@ GSYS_EXPORT int waitid(idtype_t type, id_t id, siginfo_t* info, int options) {
 
 GSYS_EXPORT int execve(const char* path, char* const argv[], char* const envp[]) noexcept {
   char* const* env = OsrtPrepareExec(envp, true);
-  return GSYS_REAL(execve)(path, argv, env);
+  int rc = GSYS_REAL(execve)(path, argv, env);
+  gsys::capture::SinkReopenAfterFailedExec();  // exec returned: it failed
+  return rc;
 }
 
 GSYS_EXPORT int execv(const char* path, char* const argv[]) noexcept {
   char* const* env = OsrtPrepareExec(environ, true);
-  return GSYS_REAL(execve)(path, argv, env);
+  int rc = GSYS_REAL(execve)(path, argv, env);
+  gsys::capture::SinkReopenAfterFailedExec();  // exec returned: it failed
+  return rc;
 }
 
 GSYS_EXPORT int execvpe(const char* file, char* const argv[], char* const envp[]) noexcept {
   char* const* env = OsrtPrepareExec(envp, true);
-  return GSYS_REAL(execvpe)(file, argv, env);
+  int rc = GSYS_REAL(execvpe)(file, argv, env);
+  gsys::capture::SinkReopenAfterFailedExec();  // exec returned: it failed
+  return rc;
 }
 
 GSYS_EXPORT int execvp(const char* file, char* const argv[]) noexcept {
   char* const* env = OsrtPrepareExec(environ, true);
-  return GSYS_REAL(execvpe)(file, argv, env);
+  int rc = GSYS_REAL(execvpe)(file, argv, env);
+  gsys::capture::SinkReopenAfterFailedExec();  // exec returned: it failed
+  return rc;
 }
 
 // execl, execlp and execle: glibc implements them with an internal execve call that LD_PRELOAD

@@ -64,6 +64,8 @@ struct SinkState {
   bool writer_unfiltered = true;
   bool may_unshare = true;
   std::atomic<uint32_t> writer_tid{0};
+  // A final flush asked of the writer thread (FinalFlushByWriter): 1 = asked, 2 = done.
+  std::atomic<uint32_t> final_word{0};
   uint64_t seq = 0;
   int64_t stream_id = 0;
   uint32_t pid = 0;
@@ -564,12 +566,45 @@ void* WriterMain(void*) {
     uint32_t seen = g.wake_word.load(std::memory_order_acquire);
     timespec timeout{static_cast<time_t>(interval / 1000000000), static_cast<long>(interval % 1000000000)};
     syscall(SYS_futex, &g.wake_word, FUTEX_WAIT_PRIVATE, seen, &timeout, nullptr, 0);
+    bool final = g.final_word.load(std::memory_order_acquire) == 1;
     if (LockDrain(false)) {
-      DrainLocked(false);
+      DrainLocked(final);
       UnlockDrain();
+    }
+    if (final) {
+      g_sink_closed.store(true, std::memory_order_release);
+      g.final_word.store(2, std::memory_order_release);
+      syscall(SYS_futex, &g.final_word, FUTEX_WAKE_PRIVATE, 1, nullptr, nullptr, 0);
     }
   }
   return nullptr;
+}
+
+// The final flush of a thread other than the writer, done by the writer: it writes through
+// the stream descriptor of its own table, so a program whose descriptor table is full at exit
+// (EMFILE: the by-path open of other threads fails) loses nothing (issue 17, item 6). Waits at
+// most 500 ms; false when the writer did not answer (the caller then flushes itself).
+bool FinalFlushByWriter() {
+  if (!g.private_table.load(std::memory_order_acquire) || g.disabled.load() ||
+      CurrentTid() == g.writer_tid.load(std::memory_order_relaxed) ||
+      static_cast<uint32_t>(syscall(SYS_getpid)) != g.pid) {  // a vfork child: not its writer
+    return false;
+  }
+  uint32_t expected = 0;
+  if (!g.final_word.compare_exchange_strong(expected, 1, std::memory_order_acq_rel) &&
+      expected != 1) {
+    return expected == 2;
+  }
+  g.wake_word.fetch_add(1, std::memory_order_release);
+  syscall(SYS_futex, &g.wake_word, FUTEX_WAKE_PRIVATE, 1, nullptr, nullptr, 0);
+  int64_t deadline = MonotonicNs() + 500 * 1000 * 1000;
+  while (g.final_word.load(std::memory_order_acquire) != 2) {
+    int64_t left = deadline - MonotonicNs();
+    if (left <= 0) return false;
+    timespec ts{static_cast<time_t>(left / 1000000000), static_cast<long>(left % 1000000000)};
+    syscall(SYS_futex, &g.final_word, FUTEX_WAIT_PRIVATE, 1, &ts, nullptr, 0);
+  }
+  return true;
 }
 
 bool StartWriter() {
@@ -725,9 +760,13 @@ void SinkFlush(bool final) {
   pthread_sigmask(SIG_BLOCK, &async_signals, &old_mask);
   sigset_t pending_before;
   sigpending(&pending_before);
-  if (LockDrain(true)) {
+  if (final && FinalFlushByWriter()) {
+    // done on the writer thread, through its own descriptor
+  } else if (LockDrain(true)) {
     DrainLocked(final);
     UnlockDrain();
+    // Records other threads emit from now on are counted, not kept (EmitRecord).
+    if (final) g_sink_closed.store(true, std::memory_order_release);
   }
   // A write past RLIMIT_FSIZE raises SIGXFSZ on the writing thread, whose default action
   // kills the process: a signal our own write caused must not reach the program.
@@ -757,6 +796,8 @@ void SinkForkChild(int64_t stream_id) {
   g.fd = -1;
   g.private_table.store(false);
   g.writer_tid.store(0);
+  g.final_word.store(0);
+  g_sink_closed.store(false);
   g.seq = 0;
   g.stream_started = false;
   g.forked = true;
@@ -783,6 +824,19 @@ void SinkForkChild(int64_t stream_id) {
   }
   if (t_thread.buffer != nullptr) t_thread.buffer->tid.store(t_thread.tid);
   if (!g.disabled.load()) StartWriter();
+}
+
+std::atomic<bool> g_sink_closed{false};
+
+bool CountLateRecord() {
+  // In the session's control page (shared, file-backed): the count outlives the process.
+  g_control.records_after_final_flush.fetch_add(1, std::memory_order_relaxed);
+  return false;
+}
+
+void SinkReopenAfterFailedExec() {
+  g.final_word.store(0, std::memory_order_release);
+  g_sink_closed.store(false, std::memory_order_release);
 }
 
 void SinkSetReplaySource(size_t (*copy)(uint8_t* out, size_t cap)) { g.replay = copy; }

@@ -68,11 +68,20 @@ uint32_t SinkPid();
 ThreadBuffer* AcquireBuffer();
 void WakeWriter(ThreadBuffer* buffer);
 
+// Set once the process's final flush is done (exit, a fatal signal, exec): records emitted
+// after it cannot be kept and are counted instead (CountLateRecord, docs/reliability.md P3).
+extern std::atomic<bool> g_sink_closed;
+// Counts one record emitted after the final flush; returns false (the record is not kept).
+bool CountLateRecord();
+// exec failed after its final flush: the process goes on, and so does its capture.
+void SinkReopenAfterFailedExec();
+
 // Appends one record (header + body + optional text) to this thread's buffer.
 // Returns false when the record was dropped (and counted).
 template <typename Body>
 inline bool EmitRecord(format::RecordKind kind, const Body& body, const char* text = nullptr,
                        uint32_t text_len = 0) {
+  if (__builtin_expect(g_sink_closed.load(std::memory_order_relaxed), 0)) return CountLateRecord();
   ThreadBuffer* b = t_thread.buffer;
   if (__builtin_expect(b == nullptr, 0)) {
     b = AcquireBuffer();

@@ -49,6 +49,9 @@ namespace gsys::report {
     "NVTX ranges still open when the capture ended; not written (nsys drops them too).")          \
   X(kUnknownStrings, "nvtx_unknown_registered_strings", "data_loss",                              \
     "NVTX events referring to a registered string the capture never saw.")                        \
+  X(kRecordsAfterFinalFlush, "records_after_final_flush", "data_loss",                           \
+    "Records threads emitted after their process's final flush had begun (threads still "         \
+    "running at exit, exec or a fatal signal); not kept, counted.")                               \
   X(kSkippedSessionFiles, "raw_skipped_session_files", "error",                                   \
     "Entries of the session directory named like streams that are not regular files (FIFO, "      \
     "symlink, directory); not read.")                                                             \

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "report/import/importer.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -15,6 +16,7 @@
 
 #include "common/strings.h"
 #include "format/chunk.h"
+#include "format/control_page.h"
 #include "format/record.h"
 #include "format/session_meta.h"
 #include "format/stream_reader.h"
@@ -70,6 +72,21 @@ Result<std::vector<StreamEntry>> FindStreams(const std::string& dir, uint64_t* s
     return a.stream_id != b.stream_id ? a.stream_id < b.stream_id : a.path < b.path;
   });
   return streams;
+}
+
+// Records threads emitted after their process's final flush, from the session's control page
+// (format/control_page.h); 0 without a usable page.
+uint64_t RecordsAfterFinalFlush(const std::string& dir) {
+  std::string path = dir + "/" + format::kControlFileName;
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+  if (fd < 0) return 0;
+  struct stat st {};
+  format::ControlPage page;
+  bool ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+            ::pread(fd, &page, sizeof(page), 0) == static_cast<ssize_t>(sizeof(page));
+  ::close(fd);
+  if (!ok || page.magic != format::kControlMagic || page.version != format::kControlVersion) return 0;
+  return page.records_after_final_flush.load(std::memory_order_relaxed);
 }
 
 std::string FormatTime(int64_t utc_ns, bool local) {
@@ -278,6 +295,8 @@ Result<ImportSummary> ImportSession(const ImportOptions& options) {
   std::vector<std::unique_ptr<format::StreamFile>> files;
   ImportSummary sum;
   sum.counters[ImportCounter::kSkippedSessionFiles] += skipped_files;
+  sum.counters[ImportCounter::kRecordsAfterFinalFlush] +=
+      RecordsAfterFinalFlush(options.session_dir);
   std::vector<std::string> stopped = ReadStopReasons(options.session_dir);
   sum.counters[ImportCounter::kCaptureWriteErrors] += stopped.size();
   sum.capture_stops = stopped;

@@ -34,6 +34,7 @@
 //   procs P N              P processes at once (fork), each N push/pop "proc" ranges
 //   stress T N             T threads x N push/pop "s" ranges, as fast as possible; prints the
 //                          total emitted
+//   hotexit T MS           T threads emit "h" ranges without end; exit(0) after MS ms
 #include <nvtx3/nvToolsExt.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -110,6 +111,10 @@ int Traffic(int threads, int n, const std::string& end, int ms) {
     std::printf("during %lld\n", static_cast<long long>(total));
     std::fflush(stdout);
     if (end == "_exit") _exit(5);
+    if (std::getenv("GSYS_TEST_FILL_FDS") != nullptr) {
+      while (open("/dev/null", O_RDONLY) >= 0) {
+      }  // a full descriptor table at exit (issue 17, item 6)
+    }
     std::exit(0);
   }
   if (end == "segv") {
@@ -287,6 +292,21 @@ int Procs(int p, int n) {
   return failures;
 }
 
+// T threads emit "h" ranges as fast as they can and never stop; after MS ms the main thread
+// calls exit(0) with them still running (issue 17, item 4).
+int HotExit(int threads, int ms) {
+  for (int t = 0; t < threads; ++t) {
+    std::thread([] {
+      for (;;) {
+        nvtxRangePushA("h");
+        nvtxRangePop();
+      }
+    }).detach();
+  }
+  usleep(static_cast<useconds_t>(ms) * 1000);
+  std::exit(0);
+}
+
 int Stress(int threads, int n) {
   std::vector<std::thread> pool;
   for (int t = 0; t < threads; ++t) {
@@ -336,6 +356,7 @@ int main(int argc, char** argv) {
   if (mode == "forkchain") return ForkChain(arg(2, 8), arg(3, 10));
   if (mode == "procs") return Procs(arg(2, 16), arg(3, 100));
   if (mode == "stress") return Stress(arg(2, 8), arg(3, 1000));
+  if (mode == "hotexit") return HotExit(arg(2, 4), arg(3, 200));
   std::fprintf(stderr, "unknown mode %s\n", mode.c_str());
   return 2;
 }

@@ -22,9 +22,9 @@ WITH
   kernels AS (
     SELECT o.pid, o.deviceId, o.nameId, o.start - o.prevEnd AS idle, o.start - r.end AS queue
     FROM ordered AS o
-    JOIN main.CUPTI_ACTIVITY_KIND_RUNTIME AS r
+    JOIN {{>launch_calls}} AS r
       ON r.correlationId = o.correlationId
-     AND (o.globalPid IS NULL OR (r.globalTid & ~0xFFFFFF) = o.globalPid)
+     AND (o.globalPid IS NULL OR r.globalPid = o.globalPid)
     WHERE o.nameId IS NOT NULL
   ),
   launches AS (SELECT pid, deviceId, nameId, count(*) AS n FROM kernels GROUP BY 1, 2, 3),

@@ -7,9 +7,9 @@ WITH
     SELECT k.end - k.start AS kdur, r.end - r.start AS adur,
            (k.globalPid >> 24) & 0x00FFFFFF AS pid, k.demangledName AS nameId
     FROM CUPTI_ACTIVITY_KIND_KERNEL AS k
-    JOIN main.CUPTI_ACTIVITY_KIND_RUNTIME AS r
+    JOIN {{>launch_calls}} AS r
       ON r.correlationId = k.correlationId
-     AND (k.globalPid IS NULL OR (r.globalTid & ~0xFFFFFF) = k.globalPid)
+     AND (k.globalPid IS NULL OR r.globalPid = k.globalPid)
     JOIN StringIds AS a ON a.id = r.nameId
     WHERE a.value NOT LIKE '%GraphLaunch%'
   ),

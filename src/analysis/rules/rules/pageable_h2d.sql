@@ -6,9 +6,9 @@ WITH
   copies AS (
     SELECT m.*, r.end - r.start AS adur, r.nameId AS apiId
     FROM CUPTI_ACTIVITY_KIND_MEMCPY AS m
-    LEFT JOIN main.CUPTI_ACTIVITY_KIND_RUNTIME AS r
+    LEFT JOIN {{>launch_calls}} AS r
       ON r.correlationId = m.correlationId
-     AND (m.globalPid IS NULL OR (r.globalTid & ~0xFFFFFF) = m.globalPid)
+     AND (m.globalPid IS NULL OR r.globalPid = m.globalPid)
     WHERE m.copyKind IN (1, 2) AND (m.srcKind = 0 OR m.dstKind = 0) AND m.bytes >= {{size}}
   )
 SELECT

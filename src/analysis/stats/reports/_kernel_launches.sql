@@ -13,8 +13,8 @@
            printf('%4d %4d %4d', k.gridX, k.gridY, k.gridZ) AS grid,
            printf('%4d %4d %4d', k.blockX, k.blockY, k.blockZ) AS block
     FROM ({{>kernel_rows}}) AS k
-    JOIN CUPTI_ACTIVITY_KIND_RUNTIME AS r
-      ON r.correlationId = k.correlationId AND (r.globalTid & ~0xFFFFFF) = k.globalPid
+    JOIN {{>launch_calls}} AS r
+      ON r.correlationId = k.correlationId AND r.globalPid = k.globalPid
     LEFT JOIN api_names AS an ON an.nameId = r.nameId
     LEFT JOIN names AS kn ON kn.nameKey = k.nameKey
   )

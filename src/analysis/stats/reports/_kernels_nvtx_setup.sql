@@ -18,8 +18,8 @@ WITH
       SELECT DISTINCT r.globalTid AS tid, r.globalTid & ~0xFFFFFF AS pid,
              r.correlationId AS corr, r.start AS apiStart, r.end AS apiEnd
       FROM CUPTI_ACTIVITY_KIND_KERNEL AS k
-      JOIN CUPTI_ACTIVITY_KIND_RUNTIME AS r
-        ON r.correlationId = k.correlationId AND (r.globalTid & ~0xFFFFFF) = k.globalPid)
+      JOIN {{>launch_calls}} AS r
+        ON r.correlationId = k.correlationId AND r.globalPid = k.globalPid)
   ),
   calls AS (SELECT callKey, tid, apiStart, apiEnd FROM kernel_calls),
 {{>nvtx_enclosing}}

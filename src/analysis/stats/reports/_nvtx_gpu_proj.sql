@@ -18,8 +18,8 @@
            r.start AS apiStart, r.end AS apiEnd, count(*) AS numOps, min(o.start) AS opStart,
            max(o.end) AS opEnd
     FROM gpu_ops AS o
-    JOIN CUPTI_ACTIVITY_KIND_RUNTIME AS r
-      ON r.correlationId = o.correlationId AND (r.globalTid & ~0xFFFFFF) = o.globalPid
+    JOIN {{>launch_calls}} AS r
+      ON r.correlationId = o.correlationId AND r.globalPid = o.globalPid
     GROUP BY 1, 2, 3, 4, 5
   ),
   calls AS (

@@ -44,10 +44,16 @@ WITH
     FROM CUPTI_ACTIVITY_KIND_RUNTIME AS r
     WHERE r.callchainId IS NOT NULL
   ),
+  -- GPU rows summed per (correlationId, process) before the join: a damaged report that repeats
+  -- an id on both sides would otherwise join every call with every GPU row of it.
+  gpu_per_corr AS (
+    SELECT correlationId, globalPid, count(dur) AS ops, sum(dur) AS gpu FROM gpu
+    GROUP BY correlationId, globalPid
+  ),
   per_call AS (
-    SELECT c.cc, count(g.dur) AS ops, coalesce(sum(g.dur), 0) AS gpu
+    SELECT c.cc, coalesce(sum(g.ops), 0) AS ops, coalesce(sum(g.gpu), 0) AS gpu
     FROM calls AS c
-    LEFT JOIN gpu AS g ON g.correlationId = c.correlationId AND g.globalPid = c.gpid
+    LEFT JOIN gpu_per_corr AS g ON g.correlationId = c.correlationId AND g.globalPid = c.gpid
     GROUP BY c.cc, c.correlationId, c.gpid
   ),
   sites AS (

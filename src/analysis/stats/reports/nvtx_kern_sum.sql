@@ -10,8 +10,8 @@ WITH RECURSIVE
     SELECT k.start, k.end, {{kernel_name}} AS nameKey, r.globalTid AS tid,
            r.start AS apiStart, r.end AS apiEnd, r.correlationId AS corr
     FROM CUPTI_ACTIVITY_KIND_KERNEL AS k
-    JOIN CUPTI_ACTIVITY_KIND_RUNTIME AS r
-      ON r.correlationId = k.correlationId AND (r.globalTid & ~0xFFFFFF) = k.globalPid
+    JOIN {{>launch_calls}} AS r
+      ON r.correlationId = k.correlationId AND r.globalPid = k.globalPid
   ),
   calls AS MATERIALIZED (
     SELECT row_number() OVER () AS callKey, tid, corr, apiStart, apiEnd

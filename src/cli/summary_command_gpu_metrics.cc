@@ -8,6 +8,7 @@
 #include <tuple>
 #include <utility>
 
+#include "common/saturating.h"
 #include "report/db/database.h"
 
 namespace gsys::cli {
@@ -49,8 +50,9 @@ Result<std::optional<Span>> TimeSpan(report::Database& db, const std::string& ta
   GSYS_ASSIGN_OR_RETURN(bool row, s.Step());
   if (!row || s.IsNull(0)) return std::optional<Span>();
   Span span{s.ColumnInt(0), 1};
-  int64_t width = s.ColumnInt(1) - span.start + 1;
-  span.bucket = std::max<int64_t>(1, (width + kMaxGpuMetricPoints - 1) / kMaxGpuMetricPoints);
+  // Saturating: timestamps are untrusted (issue 17, item 7).
+  int64_t width = std::max<int64_t>(SaturatingAdd(SaturatingSub(s.ColumnInt(1), span.start), 1), 1);
+  span.bucket = std::max<int64_t>(1, CeilDiv(width, kMaxGpuMetricPoints));
   return std::optional<Span>(span);
 }
 

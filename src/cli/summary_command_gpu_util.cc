@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <map>
 
+#include "common/saturating.h"
 #include "report/db/database.h"
 
 namespace gsys::cli {
@@ -14,12 +15,15 @@ constexpr const char* kActivity = R"sql(
   UNION ALL SELECT deviceId, start, end FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE end > start
   UNION ALL SELECT deviceId, start, end FROM CUPTI_ACTIVITY_KIND_MEMSET WHERE end > start)sql";
 
-// Busy ns per (device, bin). ?1 = start of bin 0, ?2 = bin width.
+// Busy ns per (device, bin). ?1 = start of bin 0, ?2 = bin width, ?3 = number of bins.
 // 1. Merge each device's intervals: sorted by start, an interval opens a new group when it starts
 //    after the largest end seen so far (a running max over the preceding rows), so the union of
 //    overlapping work on several streams counts once.
 // 2. Split every merged interval over the bins it touches: a recursive CTE adds one row per
 //    further bin, so the rows are (merged intervals + bin boundaries crossed), never a cross join.
+//    The bins are clamped to [0, ?3): the recursion is bounded by the number of bins, never by
+//    the span (a kernel from INT64_MIN to INT64_MAX recursed ~2^64 times; SQLite turns integer
+//    overflow into REAL, hence the CASTs), and a piece outside the range adds nothing.
 constexpr const char* kBusyPerBin = R"sql(
 WITH act(dev, start, end) AS (%ACT%),
 marked AS (
@@ -35,10 +39,11 @@ grouped AS (
 merged AS (
   SELECT dev, min(start) AS s, max(end) AS e FROM grouped GROUP BY dev, grp),
 pieces(dev, bin, last_bin, s, e) AS (
-  SELECT dev, (s - ?1) / ?2, (e - 1 - ?1) / ?2, s, e FROM merged
+  SELECT dev, max(0, min(?3 - 1, CAST((s - ?1) / ?2 AS INTEGER))),
+         max(0, min(?3 - 1, CAST((e - 1 - ?1) / ?2 AS INTEGER))), s, e FROM merged
   UNION ALL
   SELECT dev, bin + 1, last_bin, s, e FROM pieces WHERE bin < last_bin)
-SELECT dev, bin, sum(min(e, ?1 + (bin + 1) * ?2) - max(s, ?1 + bin * ?2))
+SELECT dev, bin, sum(max(0, min(e, ?1 + (bin + 1) * ?2) - max(s, ?1 + bin * ?2)))
 FROM pieces GROUP BY dev, bin ORDER BY dev, bin)sql";
 
 std::string WithActivity(std::string sql) {
@@ -97,7 +102,7 @@ Status FillCounts(report::Database& db, std::map<int64_t, GpuUtilization::Gpu>& 
       auto [it, fresh] = gpus.try_emplace(dev);
       GpuUtilization::Gpu& gpu = it->second;
       gpu.device_id = dev;
-      gpu.*q.field += stmt.ColumnInt(1);
+      gpu.*q.field = SaturatingAdd(gpu.*q.field, stmt.ColumnInt(1));
       gpu.first_ns = fresh ? stmt.ColumnInt(2) : std::min(gpu.first_ns, stmt.ColumnInt(2));
       gpu.last_ns = fresh ? stmt.ColumnInt(3) : std::max(gpu.last_ns, stmt.ColumnInt(3));
     }
@@ -119,11 +124,12 @@ Result<std::optional<GpuUtilization>> ComputeGpuUtilization(report::Database& db
   GSYS_ASSIGN_OR_RETURN(std::optional<Range> range, ActivityRange(db));
   if (!range) return std::optional<GpuUtilization>();
   GpuUtilization util;
-  int64_t span = std::max<int64_t>(range->end - range->start, 1);
+  // Saturating: report times are untrusted, and a span past INT64_MAX ns (292 years) is cut there.
+  int64_t span = std::max<int64_t>(SaturatingSub(range->end, range->start), 1);
   util.start_ns = range->start;
-  util.bin_ns = std::max<int64_t>(1, (span + bins - 1) / bins);
-  util.end_ns = range->start + span;
-  size_t nbins = static_cast<size_t>((span + util.bin_ns - 1) / util.bin_ns);
+  util.bin_ns = std::max<int64_t>(1, CeilDiv(span, bins));
+  util.end_ns = SaturatingAdd(range->start, span);
+  size_t nbins = static_cast<size_t>(std::min<int64_t>(CeilDiv(span, util.bin_ns), bins));
 
   std::map<int64_t, GpuUtilization::Gpu> gpus;
   GSYS_RETURN_IF_ERROR(FillCounts(db, gpus));
@@ -131,15 +137,18 @@ Result<std::optional<GpuUtilization>> ComputeGpuUtilization(report::Database& db
   GSYS_ASSIGN_OR_RETURN(report::Statement stmt, db.Prepare(WithActivity(kBusyPerBin)));
   GSYS_RETURN_IF_ERROR(stmt.BindInt(1, util.start_ns));
   GSYS_RETURN_IF_ERROR(stmt.BindInt(2, util.bin_ns));
+  GSYS_RETURN_IF_ERROR(stmt.BindInt(3, static_cast<int64_t>(nbins)));
   while (true) {
     GSYS_ASSIGN_OR_RETURN(bool row, stmt.Step());
     if (!row) break;
     auto it = gpus.find(stmt.ColumnInt(0));
     int64_t bin = stmt.ColumnInt(1), busy = stmt.ColumnInt(2);
     if (it == gpus.end() || bin < 0 || static_cast<size_t>(bin) >= nbins) continue;
-    it->second.busy_ns += busy;
+    it->second.busy_ns = SaturatingAdd(it->second.busy_ns, busy);
     // The last bin may be cut short by the end of the range.
-    int64_t width = std::min(util.bin_ns, util.end_ns - (util.start_ns + bin * util.bin_ns));
+    int64_t bin_start = SaturatingAdd(util.start_ns, SaturatingMul(bin, util.bin_ns));
+    int64_t width = std::min(util.bin_ns, SaturatingSub(util.end_ns, bin_start));
+    if (width <= 0) continue;
     it->second.busy_percent[static_cast<size_t>(bin)] =
         std::min(100.0, 100.0 * static_cast<double>(busy) / static_cast<double>(width));
   }

@@ -13,6 +13,7 @@
 #include "analysis/stats/stats.h"
 #include "cli/summary_command_gpu_metrics.h"
 #include "cli/summary_command_gpu_util.h"
+#include "common/saturating.h"
 #include "common/strings.h"
 #include "report/reader/report_reader.h"
 
@@ -156,7 +157,9 @@ void AddGpuBlocks(const std::optional<GpuUtilization>& util, html::Page& page) {
   size_t bins = util->gpus.front().busy_percent.size();
   for (size_t b = 0; b < bins; ++b) {
     map.bin_starts_s.push_back(
-        static_cast<double>(util->start_ns + static_cast<int64_t>(b) * util->bin_ns) / 1e9);
+        static_cast<double>(SaturatingAdd(
+            util->start_ns, SaturatingMul(static_cast<int64_t>(b), util->bin_ns))) /
+        1e9);
   }
   html::Table table{"GPU utilization",
                     {{"GPU", false},
@@ -168,7 +171,7 @@ void AddGpuBlocks(const std::optional<GpuUtilization>& util, html::Page& page) {
                      {"First start (s)", true},
                      {"Last end (s)", true}},
                     {}};
-  double span = static_cast<double>(util->end_ns - util->start_ns);
+  double span = static_cast<double>(SaturatingSub(util->end_ns, util->start_ns));
   for (const auto& gpu : util->gpus) {
     std::string label = "GPU " + std::to_string(gpu.device_id);
     map.row_labels.push_back(gpu.name.empty() ? label : label + " (" + gpu.name + ")");

@@ -62,12 +62,11 @@ void AppendInt(std::string& out, int64_t value) {
 }
 
 void AppendMicros(std::string& out, int64_t ns) {
-  if (ns < 0) {
-    out.push_back('-');
-    ns = -ns;
-  }
-  AppendInt(out, ns / 1000);
-  int64_t frac = ns % 1000;
+  // The magnitude as unsigned: -INT64_MIN does not fit in int64_t.
+  uint64_t mag = ns < 0 ? 0 - static_cast<uint64_t>(ns) : static_cast<uint64_t>(ns);
+  if (ns < 0) out.push_back('-');
+  AppendInt(out, static_cast<int64_t>(mag / 1000));
+  int64_t frac = static_cast<int64_t>(mag % 1000);
   char buf[5] = {'.', static_cast<char>('0' + frac / 100), static_cast<char>('0' + frac / 10 % 10),
                  static_cast<char>('0' + frac % 10), 0};
   out.append(buf, 4);

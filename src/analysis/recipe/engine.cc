@@ -12,6 +12,7 @@
 #include "analysis/recipe/nvtx_filter.h"
 #include "analysis/recipe/spill.h"
 #include "analysis/stats/group_stats_function.h"
+#include "common/saturating.h"
 #include "common/strings.h"
 #include "report/reader/report_reader.h"
 
@@ -160,7 +161,7 @@ void Align(std::vector<RankInfo>* ranks, bool disabled, std::vector<std::string>
   for (RankInfo& r : *ranks) {
     r.offset = 0;
     if (!disabled && complete[r.set] && earliest[r.set]) {
-      r.offset = *r.session_start_utc - *earliest[r.set];
+      r.offset = SaturatingSub(*r.session_start_utc, *earliest[r.set]);
     }
   }
   if (disabled) return;
@@ -192,14 +193,16 @@ GlobalParams Params(const Recipe& recipe, const RecipeOptions& options,
   std::optional<int64_t> lo, hi;
   for (const RankInfo& r : ranks) {
     if (r.skipped || !r.first_ns || !r.last_ns) continue;
-    lo = std::min(lo.value_or(*r.first_ns + r.offset), *r.first_ns + r.offset);
-    hi = std::max(hi.value_or(*r.last_ns + r.offset), *r.last_ns + r.offset);
+    // Saturating: report times and session starts are untrusted (issue 17, item 7).
+    int64_t first = SaturatingAdd(*r.first_ns, r.offset), last = SaturatingAdd(*r.last_ns, r.offset);
+    lo = std::min(lo.value_or(first), first);
+    hi = std::max(hi.value_or(last), last);
   }
   if (!lo) return p;
   p.origin = *lo;
   p.bins = options.bins;
-  int64_t span = std::max<int64_t>(*hi - *lo, 1);
-  p.bin_size = (span + options.bins - 1) / options.bins;
+  int64_t span = std::max<int64_t>(SaturatingSub(*hi, *lo), 1);
+  p.bin_size = std::max<int64_t>(1, CeilDiv(span, std::max(options.bins, 1)));
   return p;
 }
 

@@ -86,7 +86,9 @@ void Step(sqlite3_context* ctx, int, sqlite3_value** argv) {
   double x = sqlite3_value_double(v);
   if (type == SQLITE_INTEGER) {
     int64_t i = sqlite3_value_int64(v);
-    group.int_total += i;
+    // A sum past int64 (extreme values in a damaged report) is reported as the real sum, as
+    // for REAL values, instead of overflowing.
+    if (__builtin_add_overflow(group.int_total, i, &group.int_total)) group.all_int = false;
     group.int_min = std::min(group.int_min, i);
     group.int_max = std::max(group.int_max, i);
   } else {

@@ -12,6 +12,7 @@
 #include <set>
 #include <utility>
 
+#include "common/saturating.h"
 #include "export/exporter.h"
 #include "export/json_text.h"
 #include "export/output_file.h"
@@ -64,7 +65,7 @@ void Args(std::string& out, const TimelineEvent& e) {
   if (e.kind == EventKind::kMemcpy && e.end > e.start && e.num_args > 0) {
     out.append(",\"memory bandwidth (GB/s)\":");
     AppendDouble(out, static_cast<double>(e.args[e.num_args - 1].int_value) /
-                          static_cast<double>(e.end - e.start));
+                          static_cast<double>(SaturatingSub(e.end, e.start)));
   }
   out.push_back('}');
 }
@@ -234,7 +235,7 @@ class ChromeExporter : public Exporter {
       }
       Head(buf, "X", e, e.device_id, e.stream_id, e.start, e.category, e.name);
       buf.append(",\"dur\":");
-      AppendMicros(buf, e.end - e.start);
+      AppendMicros(buf, SaturatingSub(e.end, e.start));
       Args(buf, e);
       buf.push_back('}');
       if (e.flow_id != 0) {
@@ -265,7 +266,7 @@ class ChromeExporter : public Exporter {
     }
     Head(buf, "X", e, pid, tid, e.start, e.category, e.name);
     buf.append(",\"dur\":");
-    AppendMicros(buf, e.end - e.start);
+    AppendMicros(buf, SaturatingSub(e.end, e.start));
     Args(buf, e);
     buf.push_back('}');
     if (e.flow_id != 0) {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "common/saturating.h"
 #include "export/exporter.h"
 #include "export/output_file.h"
 #include "export/perfetto/proto_writer.h"
@@ -22,7 +23,8 @@ namespace gsys::export_ {
 namespace {
 
 // Every writer below takes `shift`: the ns a report's events move by, 0 for a single report, the
-// distance of its session start from the earliest report's in a merged trace.
+// distance of its session start from the earliest report's in a merged trace. Shifted times
+// saturate: a report may hold any 64-bit time (issue 17, item 7).
 uint64_t Ts(int64_t ns) { return static_cast<uint64_t>(std::max<int64_t>(ns, 0)); }
 
 Status WriteTracks(PerfettoTraceWriter& writer, const std::vector<TrackLayout::NewTrack>& tracks) {
@@ -46,7 +48,7 @@ Status WriteEnds(PerfettoTraceWriter& writer, const std::vector<TrackLayout::End
   for (const auto& end : ends) {
     TrackEventFields fields;
     fields.type = TrackEventFields::Type::kSliceEnd;
-    fields.timestamp = Ts(end.ts + shift);
+    fields.timestamp = Ts(SaturatingAdd(end.ts, shift));
     fields.track_uuid = end.track_uuid;
     GSYS_RETURN_IF_ERROR(writer.Event(fields));
   }
@@ -70,7 +72,7 @@ Status WriteMemoryUpTo(int64_t up_to, MemoryUsageSource& memory, TrackLayout& la
     GSYS_RETURN_IF_ERROR(WriteTracks(writer, tracks));
     TrackEventFields fields;
     fields.type = TrackEventFields::Type::kCounter;
-    fields.timestamp = Ts(s->ts + shift);
+    fields.timestamp = Ts(SaturatingAdd(s->ts, shift));
     fields.track_uuid = track;
     fields.counter_value = s->bytes;
     GSYS_RETURN_IF_ERROR(writer.Event(fields));
@@ -95,7 +97,7 @@ Status WriteMetricsUpTo(int64_t up_to, GpuMetricsSource& metrics, TrackLayout& l
     GSYS_RETURN_IF_ERROR(WriteTracks(writer, tracks));
     TrackEventFields fields;
     fields.type = TrackEventFields::Type::kCounter;
-    fields.timestamp = Ts(s->ts + shift);
+    fields.timestamp = Ts(SaturatingAdd(s->ts, shift));
     fields.track_uuid = track;
     fields.counter_is_double = true;
     fields.double_counter_value = s->value;
@@ -136,7 +138,7 @@ Status WriteReport(TimelineInputs& in, PerfettoTraceWriter& writer, uint64_t fir
     TrackEventFields fields;
     fields.type = e->kind == EventKind::kNvtxMark ? TrackEventFields::Type::kInstant
                                                   : TrackEventFields::Type::kSliceBegin;
-    fields.timestamp = Ts(e->start + shift);
+    fields.timestamp = Ts(SaturatingAdd(e->start, shift));
     fields.track_uuid = track;
     fields.name = e->name;
     fields.category = e->category;
@@ -189,7 +191,8 @@ class PerfettoExporter : public Exporter {
       // One trusted sequence per report: its interned names stay its own.
       PerfettoTraceWriter writer(out, static_cast<uint32_t>(i + 1));
       if (i == 0 && base) GSYS_RETURN_IF_ERROR(writer.ClockSnapshot(0, Ts(*base)));
-      int64_t shift = base && inputs[i].info.utc_epoch_ns ? *inputs[i].info.utc_epoch_ns - *base : 0;
+      int64_t shift =
+          base && inputs[i].info.utc_epoch_ns ? SaturatingSub(*inputs[i].info.utc_epoch_ns, *base) : 0;
       GSYS_RETURN_IF_ERROR(WriteReport(inputs[i], writer, i * kUuidsPerReport + 1,
                                        readers.size() > 1 ? labels[i] : "", shift, stats));
     }

@@ -3,6 +3,8 @@
 
 #include <climits>
 
+#include "common/saturating.h"
+
 namespace gsys::export_ {
 namespace {
 
@@ -52,7 +54,9 @@ Result<const MemorySample*> MemoryUsageSource::NextUpTo(int64_t up_to) {
     sample_.global_pid = s.ColumnInt(1);
     sample_.device_id = s.ColumnInt(2);
     int64_t& total = totals_[{sample_.global_pid, sample_.device_id}];
-    total += op == kAllocation ? s.ColumnInt(3) : -s.ColumnInt(3);
+    // Saturating: byte counts are untrusted (-INT64_MIN overflows).
+    total = op == kAllocation ? SaturatingAdd(total, s.ColumnInt(3))
+                              : SaturatingSub(total, s.ColumnInt(3));
     sample_.bytes = total;
     GSYS_RETURN_IF_ERROR(Step());
     return static_cast<const MemorySample*>(&sample_);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "common/saturating.h"
 #include "common/strings.h"
 
 namespace gsys::export_ {
@@ -284,7 +285,7 @@ Status TimelineSource::DecodeGpu(Cursor& cursor) {
     e.AddInt("block y", s.ColumnInt(12));
     e.AddInt("block z", s.ColumnInt(13));
     e.AddInt("registers per thread", s.ColumnInt(14));
-    e.AddInt("shared memory", s.ColumnInt(15) + s.ColumnInt(16));
+    e.AddInt("shared memory", SaturatingAdd(s.ColumnInt(15), s.ColumnInt(16)));
   } else if (cursor.kind == EventKind::kMemcpy) {
     e.category = "gpu_memcpy";
     scratch_ = std::string("Memcpy ") + MemcpyKindName(s.ColumnInt(8)) + " (" +

@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "common/saturating.h"
+
 namespace gsys::report {
 namespace {
 
@@ -116,12 +118,13 @@ void UniqueDurationFinal(sqlite3_context* ctx) {
       cur_end = std::max(cur_end, e);
       continue;
     }
-    if (open) total += cur_end - cur_start;
+    if (open) total = SaturatingAdd(total, SaturatingSub(cur_end, cur_start));
     cur_start = s;
     cur_end = e;
     open = true;
   }
-  if (open) total += cur_end - cur_start;
+  // Saturating: a report may hold any 64-bit times (a span from INT64_MIN to INT64_MAX).
+  if (open) total = SaturatingAdd(total, SaturatingSub(cur_end, cur_start));
   delete state;
   sqlite3_result_int64(ctx, total);
 }

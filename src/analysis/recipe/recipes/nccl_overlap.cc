@@ -11,6 +11,7 @@
 
 #include "analysis/recipe/recipe_util.h"
 #include "analysis/recipe/recipes/recipes.h"
+#include "common/saturating.h"
 #include "report/reader/report_reader.h"
 
 namespace gsys::analysis::recipe {
@@ -33,14 +34,14 @@ int64_t UnionWithin(const std::vector<Span>& spans, int64_t lo, int64_t hi) {
     int64_t a = std::max(s.start, lo), b = std::min(s.end, hi);
     if (b <= a) continue;
     if (a > cur_e) {
-      if (cur_e > cur_s) total += cur_e - cur_s;
+      if (cur_e > cur_s) total = SaturatingAdd(total, SaturatingSub(cur_e, cur_s));
       cur_s = a;
       cur_e = b;
     } else {
       cur_e = std::max(cur_e, b);
     }
   }
-  if (cur_e > cur_s) total += cur_e - cur_s;
+  if (cur_e > cur_s) total = SaturatingAdd(total, SaturatingSub(cur_e, cur_s));
   return total;
 }
 
@@ -75,7 +76,8 @@ class OverlapRecipe : public Recipe {
     std::set<int64_t> name_ids;
     auto flush = [&] {
       int64_t longest = 0;
-      for (const auto& k : comm) longest = std::max(longest, k.end - k.start);
+      // Saturating throughout: report times are untrusted (issue 17, item 7).
+      for (const auto& k : comm) longest = std::max(longest, SaturatingSub(k.end, k.start));
       std::vector<Span> others;
       for (size_t i = 0; i < comm.size(); ++i) {
         const CommKernel& k = comm[i];
@@ -84,23 +86,28 @@ class OverlapRecipe : public Recipe {
                                    [](const Span& s, int64_t t) { return s.end <= t; });
         int64_t comp = 0;
         for (; it != compute.end() && it->start < k.end; ++it) {
-          comp += std::min(it->end, k.end) - std::max(it->start, k.start);
+          comp = SaturatingAdd(comp, SaturatingSub(std::min(it->end, k.end),
+                                                   std::max(it->start, k.start)));
         }
         others.clear();
         // Kernels starting before start - longest have ended by start.
         size_t j0 = static_cast<size_t>(
-            std::lower_bound(comm.begin(), comm.end(), k.start - longest,
+            std::lower_bound(comm.begin(), comm.end(), SaturatingSub(k.start, longest),
                              [](const CommKernel& c, int64_t t) { return c.start < t; }) -
             comm.begin());
         for (size_t j = j0; j < comm.size(); ++j) {
           if (j == i) continue;
           if (comm[j].start >= k.end) break;
-          if (comm[j].start + longest <= k.start || comm[j].end <= k.start) continue;
+          if (SaturatingAdd(comm[j].start, longest) <= k.start || comm[j].end <= k.start) {
+            continue;
+          }
           others.push_back({comm[j].start, comm[j].end});
         }
         int64_t other = UnionWithin(others, k.start, k.end);
-        double dur = static_cast<double>(k.end - k.start);
-        f.rows.push_back({k.name, k.start + offset, k.end + offset, k.end - k.start, pid, dev,
+        int64_t span = SaturatingSub(k.end, k.start);
+        double dur = static_cast<double>(span);
+        f.rows.push_back({k.name, SaturatingAdd(k.start, offset), SaturatingAdd(k.end, offset),
+                          span, pid, dev,
                           Round1(other * 100.0 / dur), Round1(comp * 100.0 / dur), other, comp});
         name_ids.insert(k.name);
       }
@@ -132,9 +139,9 @@ class OverlapRecipe : public Recipe {
     for (const auto& row : f.rows) {
       Sums& s = by_name[CellText(row[0])];
       s.count += 1;
-      s.dur += CellInt(row[3]);
-      s.comm += CellInt(row[8]);
-      s.comp += CellInt(row[9]);
+      s.dur = SaturatingAdd(s.dur, CellInt(row[3]));
+      s.comm = SaturatingAdd(s.comm, CellInt(row[8]));
+      s.comp = SaturatingAdd(s.comp, CellInt(row[9]));
     }
     Frame sums;
     sums.columns = {"Name", "Count", "Duration", "Communication", "Compute"};
@@ -154,10 +161,10 @@ class OverlapRecipe : public Recipe {
     for (const RankResult& r : MappedRanks(ranks)) {
       for (const auto& row : r.bundle->at("sums").rows) {
         for (Sums* s : {&by_name[CellText(row[0])], &by_rank[r.info->rank]}) {
-          s->count += CellInt(row[1]);
-          s->dur += CellInt(row[2]);
-          s->comm += CellInt(row[3]);
-          s->comp += CellInt(row[4]);
+          s->count = SaturatingAdd(s->count, CellInt(row[1]));
+          s->dur = SaturatingAdd(s->dur, CellInt(row[2]));
+          s->comm = SaturatingAdd(s->comm, CellInt(row[3]));
+          s->comp = SaturatingAdd(s->comp, CellInt(row[4]));
         }
       }
     }
@@ -194,10 +201,10 @@ class OverlapRecipe : public Recipe {
     result.tables.push_back(std::move(trace));
     Sums total;
     for (const auto& [rank, s] : by_rank) {
-      total.count += s.count;
-      total.dur += s.dur;
-      total.comm += s.comm;
-      total.comp += s.comp;
+      total.count = SaturatingAdd(total.count, s.count);
+      total.dur = SaturatingAdd(total.dur, s.dur);
+      total.comm = SaturatingAdd(total.comm, s.comm);
+      total.comp = SaturatingAdd(total.comp, s.comp);
     }
     char buf[256];
     std::snprintf(buf, sizeof(buf),

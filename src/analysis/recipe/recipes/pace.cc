@@ -14,6 +14,7 @@
 #include "analysis/recipe/recipe_util.h"
 #include "analysis/recipe/recipes/recipes.h"
 #include "analysis/recipe/spill.h"
+#include "common/saturating.h"
 #include "report/reader/report_reader.h"
 
 namespace gsys::analysis::recipe {
@@ -64,11 +65,13 @@ class PaceRecipe : public Recipe {
       GSYS_ASSIGN_OR_RETURN(bool row, stmt.Step());
       if (!row) break;
       int64_t start = stmt.ColumnInt(0), end = stmt.ColumnInt(1);
-      int64_t delta = f.rows.empty() ? 0 : start - prev_end;
-      dur_acc += end - start;
-      delta_acc += delta;
-      f.rows.push_back({static_cast<int64_t>(f.rows.size()), start + offset, end + offset,
-                        end - start, delta, dur_acc, delta_acc});
+      // Saturating: report times are untrusted (issue 17, item 7).
+      int64_t delta = f.rows.empty() ? 0 : SaturatingSub(start, prev_end);
+      int64_t dur = SaturatingSub(end, start);
+      dur_acc = SaturatingAdd(dur_acc, dur);
+      delta_acc = SaturatingAdd(delta_acc, delta);
+      f.rows.push_back({static_cast<int64_t>(f.rows.size()), SaturatingAdd(start, offset),
+                        SaturatingAdd(end, offset), dur, delta, dur_acc, delta_acc});
       prev_end = end;
     }
     if (f.rows.empty()) {
@@ -141,7 +144,8 @@ class PaceRecipe : public Recipe {
       long double lag = 0;
       GSYS_RETURN_IF_ERROR(ForEachRecord({r.parts->at("pace").path}, [&](const std::string& l) {
         if (!parse(l)) return true;
-        lag += static_cast<long double>(fields[2] - earliest[static_cast<size_t>(fields[1])]);
+        lag += static_cast<long double>(
+            SaturatingSub(fields[2], earliest[static_cast<size_t>(fields[1])]));
         sd.x.push_back(static_cast<double>(fields[1]));
         sd.y.push_back(static_cast<double>(fields[4]) / 1e6);
         sg.x.push_back(static_cast<double>(fields[1]));

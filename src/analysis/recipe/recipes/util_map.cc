@@ -13,6 +13,7 @@
 
 #include "analysis/recipe/recipe_util.h"
 #include "analysis/recipe/recipes/recipes.h"
+#include "common/saturating.h"
 #include "report/reader/report_reader.h"
 
 namespace gsys::analysis::recipe {
@@ -37,13 +38,16 @@ class BinAccumulator {
   void Flush() {
     if (!open_) return;
     open_ = false;
-    int64_t s = start_ - p_.origin, e = end_ - p_.origin;
+    int64_t s = SaturatingSub(start_, p_.origin), e = SaturatingSub(end_, p_.origin);
     if (e <= s || p_.bin_size <= 0) return;
     int64_t last = static_cast<int64_t>(busy_.size()) - 1;
     for (int64_t b = std::max<int64_t>(0, s / p_.bin_size);
          b <= std::min(last, (e - 1) / p_.bin_size); ++b) {
-      int64_t lo = std::max(s, b * p_.bin_size), hi = std::min(e, (b + 1) * p_.bin_size);
-      if (hi > lo) busy_[static_cast<size_t>(b)] += hi - lo;
+      int64_t lo = std::max(s, SaturatingMul(b, p_.bin_size));
+      int64_t hi = std::min(e, SaturatingMul(b + 1, p_.bin_size));
+      if (hi > lo) {
+        busy_[static_cast<size_t>(b)] = SaturatingAdd(busy_[static_cast<size_t>(b)], hi - lo);
+      }
     }
   }
   const std::vector<int64_t>& busy() const { return busy_; }
@@ -94,12 +98,13 @@ class UtilMapRecipe : public Recipe {
       if (it == rows.end()) {
         it = rows.emplace(key, std::vector<BinAccumulator>(2, BinAccumulator(p, bins))).first;
       }
-      it->second[s.ColumnInt(5) ? 1 : 0].Add(s.ColumnInt(3) + offset, s.ColumnInt(4) + offset);
+      it->second[s.ColumnInt(5) ? 1 : 0].Add(SaturatingAdd(s.ColumnInt(3), offset),
+                                             SaturatingAdd(s.ColumnInt(4), offset));
       return OkStatus();
     }));
     // Bins outside this rank's first..last kernel have no data.
-    int64_t lo = ctx.info.first_ns.value_or(0) + offset - p.origin;
-    int64_t hi = ctx.info.last_ns.value_or(0) + offset - p.origin;
+    int64_t lo = SaturatingSub(SaturatingAdd(ctx.info.first_ns.value_or(0), offset), p.origin);
+    int64_t hi = SaturatingSub(SaturatingAdd(ctx.info.last_ns.value_or(0), offset), p.origin);
     Frame f;
     f.columns = {"Duration"};
     if (nccl_) {
@@ -112,8 +117,8 @@ class UtilMapRecipe : public Recipe {
     for (auto& [key, acc] : rows) {
       for (auto& a : acc) a.Flush();
       for (size_t b = 0; b < bins; ++b) {
-        int64_t bs = static_cast<int64_t>(b) * p.bin_size;
-        bool inside = bs < hi && bs + p.bin_size > lo;
+        int64_t bs = SaturatingMul(static_cast<int64_t>(b), p.bin_size);
+        bool inside = bs < hi && SaturatingAdd(bs, p.bin_size) > lo;
         auto pct = [&](const BinAccumulator& a) -> Cell {
           if (!inside) return std::monostate{};
           return Round1(static_cast<double>(a.busy()[b]) * 100.0 / static_cast<double>(p.bin_size));

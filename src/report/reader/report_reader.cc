@@ -5,6 +5,7 @@
 #include <string>
 #include <utility>
 
+#include "common/one_line.h"
 #include "common/strings.h"
 #include "report/db/sql_functions.h"
 #include "report/reader/file_check.h"
@@ -36,14 +37,15 @@ Result<internal::FileTables> ListTables(Database& db, const std::string& path) {
   auto stmt = db.Prepare("SELECT name FROM main.sqlite_master WHERE type = 'table'");
   if (!stmt.ok()) {
     return Error(StatusCode::kBadInput,
-                 "report: '" + path + "' is corrupt or not a report: " + db.LastError());
+                 "report: '" + path + "' is corrupt or not a report: " + OneLine(db.LastError()));
   }
   internal::FileTables tables;
   while (true) {
     Result<bool> row = stmt->Step();
     if (!row.ok()) {
+      // OneLine: SQLite quotes a damaged schema's bytes in its message.
       return Error(StatusCode::kBadInput,
-                   "report: '" + path + "' is corrupt or not a report: " + db.LastError());
+                   "report: '" + path + "' is corrupt or not a report: " + OneLine(db.LastError()));
     }
     if (!*row) break;
     std::string name(stmt->ColumnText(0));
@@ -73,7 +75,7 @@ Result<ReportReader> ReportReader::Open(const std::string& path) {
   Result<Database> db = Database::Open(path, Database::Mode::kReadOnly);
   if (!db.ok()) {
     return Error(StatusCode::kBadInput,
-                 "report: '" + path + "' cannot be opened: " + db.status().message());
+                 "report: '" + path + "' cannot be opened: " + OneLine(db.status().message()));
   }
   ReportReader reader(std::move(db).value(), path);
   // Reports are read-only and immutable while we read them: map them instead of copying
@@ -87,6 +89,33 @@ Result<ReportReader> ReportReader::Open(const std::string& path) {
   GSYS_RETURN_IF_ERROR(RegisterSqlFunctions(reader.db_));
   GSYS_RETURN_IF_ERROR(reader.Present());
   return reader;
+}
+
+Status ReportReader::QuickCheck() {
+  auto damaged = [&](const std::string& what) {
+    return Error(StatusCode::kBadInput, "report: '" + path_ + "' is damaged (SQLite quick_check: " +
+                                            OneLine(what, 300) + ")");
+  };
+  Result<Statement> stmt = db_.Prepare("PRAGMA main.quick_check(100)");
+  if (!stmt.ok()) return damaged(stmt.status().message());
+  std::string first;
+  int problems = 0;
+  while (true) {
+    Result<bool> row = stmt->Step();
+    if (!row.ok()) return damaged(row.status().message());
+    if (!*row) break;
+    std::string text(stmt->ColumnText(0));
+    if (text == "ok") continue;
+    // Messages of an attached database's check start with "*** in database main ***\n".
+    if (size_t nl = text.rfind("***\n"); StartsWith(text, "*** in database") && nl != text.npos) {
+      text = text.substr(nl + 4);
+    }
+    if (problems++ == 0) first = text;
+  }
+  if (problems == 0) return OkStatus();
+  return damaged(first + (problems > 1 ? ", " + std::to_string(problems) + " problems" +
+                                             (problems >= 100 ? " or more" : "")
+                                       : ""));
 }
 
 Status ReportReader::Classify(const std::map<std::string, std::string>& tables) {

@@ -68,6 +68,13 @@ class ReportReader {
   // Who wrote the file: "nsys 2024.6.2.25", "nsys 2020.x (no metadata)", "gsys 0.1.0".
   std::string ProducerVersion() const { return producer_version_; }
 
+  // SQLite's PRAGMA quick_check over the whole file (reads every page: O(file size)). Open and
+  // queries only notice damage on the pages they read, and some damage (free-space accounting,
+  // a cell that still decodes to wrong values) not even there. For a verb that copies the file
+  // as it is (export -t sqlite). kBadInput: "report: 'PATH' is damaged (SQLite quick_check: the
+  // first problem, N problems)".
+  Status QuickCheck();
+
   // True when the file itself holds `table` (case-insensitive), also under an old name or layout
   // that the reader maps (EXPORT_META_DATA for META_DATA_EXPORT); false when it is only
   // synthesized.

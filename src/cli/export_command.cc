@@ -3,6 +3,7 @@
 // Chrome trace JSON, JSON lines, CSV tables or an nsys-compatible SQLite copy.
 #include <cstdio>
 
+#include "cli/data_warnings.h"
 #include "cli/flags.h"
 #include "cli/output.h"
 #include "cli/subcommand.h"
@@ -87,6 +88,7 @@ class ExportCommand : public Subcommand {
     GSYS_ASSIGN_OR_RETURN(export_::ExportStats stats,
                           merge ? export_::RunExportMerged(flags.positionals(), *type, options)
                                 : export_::RunExport(report, *type, options));
+    PrintDataWarnings(stats.data_warnings);
     if (!flags.Has("quiet")) {
       std::string out = options.output;
       if (out.empty()) {

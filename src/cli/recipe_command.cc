@@ -9,6 +9,7 @@
 #include "analysis/recipe/nvtx_filter.h"
 #include "analysis/recipe/output_dir.h"
 #include "analysis/recipe/recipes/recipes.h"
+#include "cli/data_warnings.h"
 #include "cli/flags.h"
 #include "cli/output.h"
 #include "cli/recipe_command.h"
@@ -234,6 +235,7 @@ class RecipeCommand : public Subcommand {
     if (root) FinishProgress(quiet);
     if (!run.ok()) return run.status();
     if (!root) return 0;
+    for (const rc::RankInfo& rank : run->ranks) PrintDataWarnings(rank.data_warnings);
     GSYS_ASSIGN_OR_RETURN(auto files,
                           rc::WriteOutputDir(dir, force, *recipe, run.value(),
                                              "gsys recipe " + Join(args, " ")));

@@ -3,6 +3,7 @@
 // analyze findings and GPU utilization over time.
 #include <filesystem>
 
+#include "cli/data_warnings.h"
 #include "cli/flags.h"
 #include "cli/output.h"
 #include "cli/subcommand.h"
@@ -90,6 +91,7 @@ class SummaryCommand : public Subcommand {
       if (!writable.ok()) return Error(writable.code(), "summary: " + writable.message());
     }
     GSYS_ASSIGN_OR_RETURN(report::ReportReader reader, report::ReportReader::Open(path));
+    WarnAboutData(reader);
     GSYS_ASSIGN_OR_RETURN(html::Page page, BuildSummaryPage(reader, path, options));
     std::string text = html::RenderPage(page);
     if (to_stdout) {

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "analysis/stats/format/formatter.h"
+#include "cli/data_warnings.h"
 #include "cli/output.h"
 #include "cli/stats_plan.h"
 #include "common/strings.h"
@@ -214,6 +215,7 @@ Result<int> RunTableJobs(const TableRunOptions& options, const std::vector<Table
   for (const auto& input : options.inputs) {
     GSYS_ASSIGN_OR_RETURN(std::string path, ResolveInput(input, options));
     GSYS_ASSIGN_OR_RETURN(report::ReportReader reader, report::ReportReader::Open(path));
+    WarnAboutData(reader);  // the whole file: before the filters hide rows
     GSYS_RETURN_IF_ERROR(ApplyFilters(reader, options));
     GSYS_ASSIGN_OR_RETURN(auto plan, Plan(options, jobs, path));
     prepared.push_back({path, std::move(reader), std::move(plan)});

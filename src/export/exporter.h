@@ -28,6 +28,8 @@ struct ExportStats {
   int64_t flows = 0;    // flow arrows started (timeline formats)
   int64_t tables = 0;   // tables written (table formats)
   int64_t bytes = 0;    // bytes written
+  // What the inputs' data check found (report/reader/data_check.h), for the CLI to print.
+  std::vector<std::string> data_warnings;
 };
 
 // One export format. Threading: one export at a time per instance.

@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "common/strings.h"
+#include "report/reader/data_check.h"
 #include "export/exporter.h"
 #include "export/output_file.h"
 
@@ -92,13 +93,14 @@ Result<ExportStats> RunExport(const std::string& report, const std::string& type
                               ExportOptions options) {
   GSYS_ASSIGN_OR_RETURN(std::unique_ptr<Exporter> exporter, MakeExporter(type));
   GSYS_ASSIGN_OR_RETURN(report::ReportReader reader, OpenExportInput(report));
+  ExportStats stats;
+  stats.data_warnings = report::DataWarnings(reader);
   if (options.output.empty()) options.output = DefaultOutputPath(report, *exporter);
   if (SameFile(options.output, report)) {
     return Error(StatusCode::kInvalidArgument,
                  "export: output '" + options.output + "' is the input report");
   }
   GSYS_RETURN_IF_ERROR(CheckOutput(options.output, options.overwrite, exporter->WritesDirectory()));
-  ExportStats stats;
   GSYS_RETURN_IF_ERROR(exporter->Export(reader, options, &stats));
   return stats;
 }
@@ -115,12 +117,14 @@ Result<ExportStats> RunExportMerged(const std::vector<std::string>& reports, con
   }
   std::vector<report::ReportReader> readers;
   std::vector<std::string> labels;
+  ExportStats stats;
   for (const std::string& report : reports) {
     if (SameFile(options.output, report)) {
       return Error(StatusCode::kInvalidArgument,
                    "export: output '" + options.output + "' is an input report");
     }
     GSYS_ASSIGN_OR_RETURN(report::ReportReader reader, OpenExportInput(report));
+    for (std::string& w : report::DataWarnings(reader)) stats.data_warnings.push_back(std::move(w));
     readers.push_back(std::move(reader));
     std::string base = report.substr(report.find_last_of('/') + 1);
     labels.push_back(base.substr(0, base.find('.')));
@@ -128,7 +132,6 @@ Result<ExportStats> RunExportMerged(const std::vector<std::string>& reports, con
   GSYS_RETURN_IF_ERROR(CheckOutput(options.output, options.overwrite, exporter->WritesDirectory()));
   std::vector<report::ReportReader*> pointers;
   for (report::ReportReader& r : readers) pointers.push_back(&r);
-  ExportStats stats;
   GSYS_RETURN_IF_ERROR(exporter->ExportMerged(pointers, labels, options, &stats));
   return stats;
 }

@@ -14,6 +14,7 @@
 #include "analysis/stats/group_stats_function.h"
 #include "common/saturating.h"
 #include "common/strings.h"
+#include "report/reader/data_check.h"
 #include "report/reader/report_reader.h"
 
 namespace gsys::analysis::recipe {
@@ -60,6 +61,7 @@ Result<std::string> MissingData(ReportReader& reader, const Recipe& recipe,
 Status Scan(const Recipe& recipe, const RecipeOptions& options, RankInfo* info) {
   GSYS_ASSIGN_OR_RETURN(ReportReader reader, ReportReader::Open(info->path));
   info->version = reader.ProducerVersion();
+  info->data_warnings = report::DataWarnings(reader);  // before the filters hide rows
   GSYS_ASSIGN_OR_RETURN(auto utc, reader.db().QueryInt(
                                       "SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME "
                                       "WHERE utcEpochNs IS NOT NULL LIMIT 1"));
@@ -223,6 +225,8 @@ void PutInfo(std::string* out, const RankInfo& r) {
   PutInt(out, r.last_ns.value_or(0));
   PutInt(out, r.skipped);
   PutBytes(out, r.skip_reason);
+  PutInt(out, static_cast<int64_t>(r.data_warnings.size()));
+  for (const std::string& w : r.data_warnings) PutBytes(out, w);
 }
 
 bool GetInfo(ByteReader* in, RankInfo* r) {
@@ -232,7 +236,14 @@ bool GetInfo(ByteReader* in, RankInfo* r) {
             in->Int(&r->offset) && in->Int(&has_first) && in->Int(&first) &&
             in->Int(&has_last) && in->Int(&last) && in->Int(&skipped) &&
             in->Bytes(&r->skip_reason);
-  if (!ok) return false;
+  int64_t warnings = 0;
+  if (!ok || !in->Int(&warnings) || warnings < 0) return false;
+  r->data_warnings.clear();
+  for (int64_t i = 0; i < warnings; ++i) {
+    std::string w;
+    if (!in->Bytes(&w)) return false;
+    r->data_warnings.push_back(std::move(w));
+  }
   r->rank = static_cast<int>(rank);
   r->set = static_cast<int>(set);
   r->session_start_utc = has_utc ? std::optional<int64_t>(utc) : std::nullopt;

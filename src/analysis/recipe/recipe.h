@@ -50,6 +50,7 @@ struct RankInfo {
   std::optional<int64_t> first_ns, last_ns;  // extent of the recipe's events (session time)
   bool skipped = false;
   std::string skip_reason;
+  std::vector<std::string> data_warnings;  // report::DataWarnings of the whole file
 };
 
 // Parameters the engine derives from every rank before mapping (time bins of heat maps).

@@ -25,6 +25,9 @@ const std::vector<FlagSpec>& ExportFlags() {
       {"tables", 0, FlagValue::kRequired, "REGEX[,...]",
        "Only tables whose whole name matches one of these case-insensitive\n"
        "POSIX basic regexes (timeline formats: the event tables they read)."},
+      {"csv-raw", 0, FlagValue::kNone, "",
+       "csv: write text values starting with = + - @ as they are. By default\n"
+       "they get a leading ' so that spreadsheets do not run them as formulas."},
       {"quiet", 'q', FlagValue::kNone, "", "No summary line."},
       {"help", 'h', FlagValue::kNone, "", "Show this help."},
   };
@@ -74,6 +77,7 @@ class ExportCommand : public Subcommand {
     }
     options.overwrite = flags.Bool("force-overwrite", false);
     options.tables = flags.Last("tables").value_or("");
+    options.csv_raw = flags.Has("csv-raw");
     const std::string& report = flags.positionals()[0];
     const bool merge = flags.positionals().size() > 1;
     if (merge) {

@@ -20,6 +20,9 @@ struct ExportOptions {
   // --tables: comma-separated, case-insensitive POSIX basic regexes; a table is exported when its
   // whole name matches one of them. Empty: every table.
   std::string tables;
+  // csv: TEXT values starting with = + - @ written as they are (no leading ', see
+  // common/csv_field.h).
+  bool csv_raw = false;
 };
 
 // Counts for the console summary and the benchmarks.

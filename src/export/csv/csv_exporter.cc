@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // `gsys export --type csv`: a directory with one TABLE.csv per table (RFC 4180: header row,
-// fields quoted when they hold a comma, quote or line break; NULL is an empty field).
+// fields quoted when they hold a comma, quote or line break; NULL is an empty field). TEXT values
+// that a spreadsheet would run as formulas get a leading ' unless --csv-raw
+// (common/csv_field.h); numbers are never changed.
 #include <sqlite3.h>
 
 #include <cstdio>
 #include <memory>
 
+#include "common/csv_field.h"
 #include "export/exporter.h"
 #include "export/json_text.h"
 #include "export/output_file.h"
@@ -14,28 +17,15 @@
 namespace gsys::export_ {
 namespace {
 
-void AppendCsvText(std::string& out, std::string_view text) {
-  if (text.find_first_of(",\"\r\n") == std::string_view::npos) {
-    out.append(text);
-    return;
-  }
-  out.push_back('"');
-  for (char c : text) {
-    if (c == '"') out.push_back('"');
-    out.push_back(c);
-  }
-  out.push_back('"');
-}
-
 Status ExportTable(report::Database& db, const std::string& table, const std::string& path,
-                   ExportStats* stats) {
+                   bool raw, ExportStats* stats) {
   GSYS_ASSIGN_OR_RETURN(report::Statement stmt,
                         db.Prepare("SELECT * FROM main." + report::QuoteIdentifier(table)));
   GSYS_ASSIGN_OR_RETURN(OutputFile out, OutputFile::Create(path, /*direct=*/true));
   std::string& buf = out.buffer();
   for (int c = 0; c < stmt.ColumnCount(); ++c) {
     if (c > 0) buf.push_back(',');
-    AppendCsvText(buf, stmt.ColumnName(c));
+    AppendCsvField(buf, stmt.ColumnName(c), /*neutralise=*/false);
   }
   buf.append("\r\n");
   while (true) {
@@ -49,7 +39,7 @@ Status ExportTable(report::Database& db, const std::string& table, const std::st
       } else if (type == SQLITE_FLOAT) {
         AppendDouble(buf, stmt.ColumnDouble(c));
       } else if (type != SQLITE_NULL) {
-        AppendCsvText(buf, stmt.ColumnText(c));
+        AppendCsvField(buf, stmt.ColumnText(c), /*neutralise=*/!raw);
       }
     }
     buf.append("\r\n");
@@ -78,7 +68,8 @@ class CsvExporter : public Exporter {
     for (const std::string& table : tables) {
       if (!filter.Matches(table)) continue;
       ++stats->tables;
-      GSYS_RETURN_IF_ERROR(ExportTable(reader.db(), table, dir.FilePath(table + ".csv"), stats));
+      GSYS_RETURN_IF_ERROR(
+          ExportTable(reader.db(), table, dir.FilePath(table + ".csv"), options.csv_raw, stats));
     }
     return dir.Commit();
   }

@@ -2,19 +2,10 @@
 #include "analysis/stats/format/delimited_formatter.h"
 
 #include "analysis/stats/format/cell_renderer.h"
+#include "common/csv_field.h"
 
 namespace gsys::analysis {
 namespace {
-
-std::string CsvField(std::string_view text) {
-  if (text.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(text);
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
-}
 
 std::string TsvField(std::string_view text, bool esc) {
   std::string out;
@@ -31,8 +22,11 @@ std::string TsvField(std::string_view text, bool esc) {
 
 }  // namespace
 
-std::string DelimitedFormatter::Field(std::string_view text) const {
-  return tabs_ ? TsvField(text, options_.esc) : CsvField(text);
+std::string DelimitedFormatter::Field(std::string_view text, bool neutralise) const {
+  if (tabs_) return TsvField(text, options_.esc);
+  std::string out;
+  AppendCsvField(out, text, neutralise);
+  return out;
 }
 
 std::string DelimitedFormatter::Format(const ResultTable& table) const {
@@ -42,7 +36,7 @@ std::string DelimitedFormatter::Format(const ResultTable& table) const {
   if (!options_.nohdr && !visible.empty()) {
     for (size_t k = 0; k < visible.size(); ++k) {
       if (k) out += separator;
-      out += Field(HeaderText(table.columns[visible[k]], options_));
+      out += Field(HeaderText(table.columns[visible[k]], options_), /*neutralise=*/false);
     }
     out += '\n';
   }
@@ -51,7 +45,10 @@ std::string DelimitedFormatter::Format(const ResultTable& table) const {
     for (size_t k = 0; k < visible.size(); ++k) {
       if (k) out += separator;
       size_t i = visible[k];
-      if (i < row.size()) out += Field(RenderCell(table.columns[i], row[i], options_).text);
+      if (i >= row.size()) continue;
+      // Only TEXT values: a number (also "-inf", a gid or an address) is never changed.
+      bool text = std::holds_alternative<std::string>(row[i]);
+      out += Field(RenderCell(table.columns[i], row[i], options_).text, text && !options_.raw);
     }
     out += '\n';
   }

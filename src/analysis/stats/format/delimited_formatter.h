@@ -8,7 +8,9 @@
 namespace gsys::analysis {
 
 // csv: fields are joined with ','; a field holding ',', '"', CR or LF is wrapped in double
-// quotes with inner quotes doubled (RFC 4180). Numbers carry no thousands separators.
+// quotes with inner quotes doubled (RFC 4180). Numbers carry no thousands separators. A text
+// cell that a spreadsheet would run as a formula (=, +, -, @ first) gets a leading ' unless
+// `raw` (common/csv_field.h); numbers and the header are never changed.
 // tsv: fields are joined with a tab; a tab, CR or LF inside a field becomes a space, or
 // with `esc` the two characters "\t", "\r", "\n" (backslashes stay as they are, as in
 // nsys; only the tab rule is nsys's, CR/LF are handled so a row stays one line).
@@ -20,7 +22,8 @@ class DelimitedFormatter : public Formatter {
   std::string Extension() const override { return tabs_ ? ".tsv" : ".csv"; }
 
  private:
-  std::string Field(std::string_view text) const;
+  // `text` as a field; `neutralise`: csv prefixes it with ' when formula-like.
+  std::string Field(std::string_view text, bool neutralise) const;
 
   FormatOptions options_;
   bool tabs_;

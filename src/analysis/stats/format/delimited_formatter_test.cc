@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "analysis/stats/format/format_test_tables.h"
 
 namespace gsys::analysis {
@@ -62,6 +64,31 @@ TEST(CsvFormatterTest, NohdrUnitsAndNoconv) {
   EXPECT_EQ(Csv(testing::MemSizeTable(), raw),
             "Total,Count,Avg,Med,Min,Max,StdDev,Operation\n"
             "41943040,10,4194304.0,4194304.0,4194304,4194304,0.0,[CUDA memcpy Host-to-Device]\n");
+}
+
+// OWASP CSV injection: text cells a spreadsheet would run as formulas get a leading quote;
+// numbers, also negative ones, stay as they are; `raw` writes nsys's bytes.
+TEST(CsvFormatterTest, FormulaLikeTextIsNeutralisedUnlessRaw) {
+  ResultTable table;
+  table.columns = {Plain("Name"), Dur("Time"), Plain("Value")};
+  table.rows.push_back({std::string("=HYPERLINK(\"http://x\",\"y\")"), int64_t{-5}, -1.5});
+  table.rows.push_back({std::string("+cmd"), int64_t{3}, std::string("-5")});
+  table.rows.push_back({std::string("-2+3"), int64_t{0}, std::string("@SUM(A1)")});
+  table.rows.push_back({std::string("--TensorRT:/fc"), int64_t{1}, -INFINITY});
+  EXPECT_EQ(Csv(table),
+            "Name,Time (ns),Value\n"
+            "\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\",-5,-1.5\n"
+            "'+cmd,3,-5\n"
+            "'-2+3,0,'@SUM(A1)\n"
+            "'--TensorRT:/fc,1,-inf\n");
+  FormatOptions raw;
+  raw.raw = true;
+  EXPECT_EQ(Csv(table, raw),
+            "Name,Time (ns),Value\n"
+            "\"=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\",-5,-1.5\n"
+            "+cmd,3,-5\n"
+            "-2+3,0,@SUM(A1)\n"
+            "--TensorRT:/fc,1,-inf\n");
 }
 
 TEST(CsvFormatterTest, EmptyTableAndShortRows) {

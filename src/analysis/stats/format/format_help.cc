@@ -50,11 +50,15 @@ std::string Block(const std::string& name) {
   }
   if (name == "csv") {
     return std::string(
-               "    csv[:nohdr][:<unit>...]\n"
+               "    csv[:nohdr][:raw][:<unit>...]\n"
                "        Comma-separated values (file and @command default, extension .csv).\n"
                "        Values containing a comma, double quote or line break are quoted;\n"
-               "        quotes inside are doubled. Units are converted as in column.\n"
-               "        nohdr      : Do not print the header.\n") +
+               "        quotes inside are doubled. Units are converted as in column. Text\n"
+               "        values starting with = + - @ (or a tab or CR) that are not numbers\n"
+               "        get a leading ' so that spreadsheets do not run them as formulas\n"
+               "        (OWASP); nsys writes them as they are.\n"
+               "        nohdr      : Do not print the header.\n"
+               "        raw        : Write such values as they are, as nsys does.\n") +
            kUnitHelp;
   }
   if (name == "tsv") {

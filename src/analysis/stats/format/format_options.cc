@@ -75,6 +75,7 @@ struct FormatTraits {
   bool columns = false;  // column, table
   bool nohdr = false;
   bool esc = false;
+  bool raw = false;
   bool html_doc = false;
 };
 
@@ -83,6 +84,7 @@ FormatTraits TraitsOf(const std::string& name) {
   traits.columns = name == "column" || name == "table";
   traits.nohdr = traits.columns || name == "csv" || name == "tsv";
   traits.esc = name == "tsv";
+  traits.raw = name == "csv";
   traits.html_doc = name == "hdoc";
   return traits;
 }
@@ -124,7 +126,7 @@ Status ApplyArg(const std::string& format, const FormatTraits& traits, std::stri
   const Keyword keywords[] = {
       {"noconv", true, &options.noconv},         {"nohdrunit", true, &options.nohdrunit},
       {"nohdr", traits.nohdr, &options.nohdr},   {"esc", traits.esc, &options.esc},
-      {"nofmt", traits.columns, &options.nofmt},
+      {"nofmt", traits.columns, &options.nofmt}, {"raw", traits.raw, &options.raw},
   };
   for (const auto& keyword : keywords) {
     if (keyword.allowed && arg == keyword.name) {

@@ -65,7 +65,7 @@ TEST(MakeFormatterTest, RejectsBadRequests) {
 
 TEST(FormatHelpTest, OneFormatAllAndUnknown) {
   std::string csv = FormatHelp("csv");
-  EXPECT_NE(csv.find("csv[:nohdr][:<unit>...]"), std::string::npos);
+  EXPECT_NE(csv.find("csv[:nohdr][:raw][:<unit>...]"), std::string::npos);
   EXPECT_EQ(csv.find("tsv[:nohdr]"), std::string::npos);
   std::string all = FormatHelp("ALL");
   for (const auto& name : FormatNames()) {

@@ -1,0 +1,280 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""Hostile reports for the verbs that read them (issue 17, items 7 and 10; docs/reliability.md P6,
+P13). Each case builds a small report that is valid SQLite in the canonical schema
+(src/report/schema.sql, through tests/recipe/synth.py) but holds values a sound capture never
+writes, and checks that gsys ends, says what it cannot trust, and invents nothing:
+
+  extreme_span          a kernel from INT64_MIN to INT64_MAX: summary (it hung), stats, analyze,
+                        recipe and the timeline exports end and succeed
+  repeated_correlation  600 kernels and 600 API calls of one process sharing correlation id 1:
+                        nvtx_kern_sum / cuda_kern_exec_trace count 600 kernels, not 600 x 600
+                        (the join was quadratic: 41 s on a 600 KB report), and a warning says so
+  damaged_export        a report whose free-space accounting is damaged (PRAGMA quick_check
+                        fails, every row still reads): export -t sqlite exits non-zero with one
+                        line and writes nothing (it exited 0 and copied it)
+  data_warnings         kernels that end before they start, a kernel name missing from StringIds,
+                        an NVTX range that ends before it starts: stats, analyze, summary, recipe
+                        and export each print one warning line per kind; a sound report none
+  csv_formulas          kernel names starting with = + - @: stats -f csv and export -t csv
+                        prefix them with ' (numbers, also negative ones, unchanged);
+                        -f csv:raw and --csv-raw write them as they are
+
+A generous timeout catches hangs; nothing is timed.
+
+usage: hostile_reports.py --build BUILD_DIR CASE"""
+import argparse
+import csv
+import io
+import os
+import sqlite3
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "recipe"))
+import synth  # noqa: E402  (tests/recipe/synth.py: reports in the canonical schema)
+
+ARGS = None
+TMP = None
+INT64_MIN, INT64_MAX = -2**63, 2**63 - 1
+
+
+def fail(msg):
+    print("FAIL:", msg)
+    sys.exit(1)
+
+
+def gsys(*args, timeout=120):
+    try:
+        return subprocess.run([os.path.join(ARGS.build, "bin", "gsys")] + list(args),
+                              capture_output=True, text=True, timeout=timeout, cwd=TMP)
+    except subprocess.TimeoutExpired:
+        fail(f"gsys {' '.join(args)} did not end within {timeout} s")
+
+
+def ok(p, what):
+    if p.returncode != 0:
+        fail(f"{what} exited {p.returncode}: {p.stderr.strip()}")
+    return p
+
+
+def warnings(p):
+    return [line for line in p.stderr.splitlines() if line.startswith("gsys: warning: ")]
+
+
+def report(name, build, edit=None):
+    path = os.path.join(TMP, name + ".gsys-rep")
+    build(synth.Report()).write(path)
+    if edit:
+        db = sqlite3.connect(path)
+        for sql in edit:
+            db.execute(sql)
+        db.commit()
+        db.close()
+    return path
+
+
+def csv_rows(text, first_column):
+    """The CSV table of a `-f csv` console output: from its header (the line that starts with
+    `first_column`) to the next empty line."""
+    lines = text.splitlines()
+    start = next((i for i, line in enumerate(lines) if line.startswith(first_column + ",")), None)
+    if start is None:
+        fail(f"no CSV table starting with {first_column!r} in {text!r}")
+    end = next((i for i in range(start, len(lines)) if not lines[i]), len(lines))
+    return list(csv.reader(io.StringIO("\n".join(lines[start:end]))))
+
+
+def case_extreme_span():
+    path = report("span", lambda r: r.kernel(0, 10, "k2").memcpy(20, 30, 4096)
+                  .api(-5, 0, "cudaLaunchKernel"),
+                  ["INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL SELECT * FROM CUPTI_ACTIVITY_KIND_KERNEL",
+                   f"UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET start = {INT64_MIN}, end = {INT64_MAX}"
+                   " WHERE rowid = 2"])
+    page = os.path.join(TMP, "span.html")
+    ok(gsys("summary", "-o", page, path, timeout=60), "summary")
+    with open(page) as f:
+        if "GPU utilization" not in f.read():
+            fail("the summary page has no GPU utilization section")
+    ok(gsys("stats", "-r", "cuda_gpu_kern_sum,cuda_gpu_trace,cuda_kern_exec_sum,nvtx_gpu_proj_sum",
+            path, timeout=60), "stats")
+    ok(gsys("analyze", "-r", "all", path, timeout=60), "analyze")
+    for t in ("chrome", "perfetto"):
+        ok(gsys("export", "-t", t, "-o", os.path.join(TMP, "span." + t), path, timeout=60),
+           "export -t " + t)
+    for recipe in ("cuda_gpu_time_util_map", "cuda_gpu_kern_pace", "nccl_gpu_overlap_trace"):
+        args = ["recipe", recipe, "--input", path, "--output", os.path.join(TMP, recipe)]
+        if recipe == "cuda_gpu_kern_pace":
+            args += ["--name", "k2"]
+        p = gsys(*args, timeout=60)
+        if p.returncode not in (0, 2) or p.stderr.count("\n") > 3:
+            fail(f"recipe {recipe}: exit {p.returncode}: {p.stderr}")
+    print("a kernel from INT64_MIN to INT64_MAX: summary, stats, analyze, export, recipes ended")
+
+
+N = 600
+
+
+def case_repeated_correlation():
+    def build(r):
+        for i in range(N):
+            r.kernel(100000 + i * 100, 100040 + i * 100, "kern%d" % (i % 4))  # < its launch
+            r.api(99900 + i * 100, 99950 + i * 100, "cudaLaunchKernel")
+        return r.nvtx(0, 10**9, "all")
+    path = report("corr", build, ["UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET correlationId = 1",
+                                  "UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET correlationId = 1"])
+    p = ok(gsys("stats", "-r", "nvtx_kern_sum", "-f", "csv", path, timeout=300), "nvtx_kern_sum")
+    rows = csv_rows(p.stdout, "NVTX Range")
+    col = rows[0].index("Kern Inst")
+    total = sum(int(r[col]) for r in rows[1:])
+    if total != N:
+        fail(f"nvtx_kern_sum counts {total} kernel instances, the report holds {N}")
+    want = f"{N - 1} CUDA API calls repeat the correlation id"
+    if not any(want in w for w in warnings(p)):
+        fail(f"no warning about the repeated ids: {p.stderr!r}")
+    p = ok(gsys("stats", "-r", "cuda_kern_exec_trace", "-f", "csv", path, timeout=300),
+           "cuda_kern_exec_trace")
+    traced = len(csv_rows(p.stdout, "API Start (ns)")) - 1
+    if traced != N:
+        fail(f"cuda_kern_exec_trace has {traced} rows, the report holds {N} kernels")
+    p = ok(gsys("analyze", "-r", "launch_bound:min=1:threshold=0", "-f", "csv", path,
+                timeout=300), "analyze launch_bound")
+    rows = csv_rows(p.stdout, "Short")
+    launches = sum(int(r[rows[0].index("Launches")]) for r in rows[1:])
+    if launches != N:
+        fail(f"launch_bound counts {launches} launches, the report holds {N}")
+    print(f"{N} kernels on one repeated correlation id: counted {N}, warned")
+
+
+def corrupt_free_space(path):
+    """Damages the fragmented-bytes count of a StringIds leaf page: quick_check fails, rows read."""
+    db = sqlite3.connect(path)
+    page_size = db.execute("PRAGMA page_size").fetchone()[0]
+    db.close()
+    with open(path, "r+b") as f:
+        data = bytearray(f.read())
+        for off in range(page_size, len(data), page_size):
+            if data[off] == 0x0D and b"kernel_2" in data[off:off + page_size]:
+                f.seek(off + 7)
+                f.write(bytes([(data[off + 7] + 5) % 256]))
+                return
+    fail("no StringIds leaf page found to damage")
+
+
+def case_damaged_export():
+    path = report("damaged", lambda r: [r.kernel(1000 + 10 * i, 1005 + 10 * i, "kernel_%d" % i)
+                                         for i in range(3000)] and r)
+    corrupt_free_space(path)
+    check = sqlite3.connect(path).execute("PRAGMA quick_check").fetchone()[0]
+    if check == "ok":
+        fail("the damage did not make quick_check fail (test setup)")
+    out = os.path.join(TMP, "damaged.sqlite")
+    p = gsys("export", "-t", "sqlite", "-o", out, path, timeout=60)
+    if p.returncode == 0:
+        fail("export -t sqlite of a damaged report exited 0")
+    if p.stderr.count("\n") != 1 or "damaged" not in p.stderr:
+        fail(f"not one clear line: {p.stderr!r}")
+    left = [f for f in os.listdir(TMP) if f.startswith("damaged.sqlite")]
+    if left:
+        fail(f"export left output behind: {left}")
+    print("export -t sqlite of a damaged report: one line, exit", p.returncode, ", no output")
+
+
+def sound(r):
+    for i in range(5):
+        r.kernel(1000 + i * 100, 1050 + i * 100, "k%d" % i)
+        r.api(990 + i * 100, 995 + i * 100, "cudaLaunchKernel")
+    return r.nvtx(900, 2000, "outer")
+
+
+def run_every_verb(path, tag):
+    """stderr warning lines of stats, analyze, summary, recipe and export on `path`, per verb."""
+    out = {}
+    out["stats"] = ok(gsys("stats", "-r", "cuda_gpu_kern_sum,nvtx_sum", path), "stats")
+    out["analyze"] = ok(gsys("analyze", path), "analyze")
+    out["summary"] = ok(gsys("summary", "-o", os.path.join(TMP, tag + ".html"), path), "summary")
+    out["recipe"] = ok(gsys("recipe", "cuda_gpu_kern_sum", "--input", path, "--output",
+                            os.path.join(TMP, tag + "_recipe")), "recipe")
+    out["export"] = ok(gsys("export", "-t", "csv", "-o", os.path.join(TMP, tag + "_csv"), path),
+                       "export")
+    return {verb: warnings(p) for verb, p in out.items()}
+
+
+def case_data_warnings():
+    clean = run_every_verb(report("sound", sound), "sound")
+    for verb, lines in clean.items():
+        if lines:
+            fail(f"{verb} warns about a sound report: {lines}")
+    path = report("hostile", sound, [
+        "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET end = start - 7 WHERE rowid <= 3",
+        "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET demangledName = 999, shortName = 999 WHERE rowid = 5",
+        "UPDATE NVTX_EVENTS SET end = start - 1"])
+    want = ["gsys: warning: report 'hostile.gsys-rep': 3 kernels end before they start "
+            "(shown as they are)",
+            "gsys: warning: report 'hostile.gsys-rep': 1 kernel names a string id that StringIds "
+            "lacks (shown with an empty or [unknown string ID] name)",
+            "gsys: warning: report 'hostile.gsys-rep': 1 NVTX event ends before it starts "
+            "(shown as it is)"]
+    for verb, lines in run_every_verb("hostile.gsys-rep", "hostile").items():
+        if lines != want:
+            fail(f"{verb} warned {lines}, want {want}")
+    p = ok(gsys("stats", "-r", "cuda_gpu_kern_sum", "-f", "csv", "hostile.gsys-rep"), "stats")
+    rows = csv_rows(p.stdout, "Time (%)")
+    if str(-7) not in [r[rows[0].index("Min (ns)")] for r in rows[1:]]:
+        fail(f"the negative durations are not shown as they are: {rows}")
+    print("data warnings: one line per kind in every verb, none for a sound report")
+
+
+NAMES = ['=HYPERLINK("http://x","y")', "+cmd", "-2+3+cmd|' /C calc'!A0", "@SUM(A1)", "-5", "plain"]
+
+
+def case_csv_formulas():
+    def build(r):
+        for i, name in enumerate(NAMES):
+            r.kernel(1000 + i * 100, 1050 + i * 100, name)
+        return r
+    path = report("formulas", build, ["UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET end = start - 5 "
+                                      "WHERE rowid = 6"])
+    safe = {n: ("'" + n if n[0] in "=+-@" and n != "-5" else n) for n in NAMES}
+    for fmt, expect in (("csv", safe), ("csv:raw", {n: n for n in NAMES})):
+        p = ok(gsys("stats", "-r", "cuda_gpu_kern_sum", "-f", fmt, path), "stats -f " + fmt)
+        rows = csv_rows(p.stdout, "Time (%)")
+        names = sorted(r[rows[0].index("Name")] for r in rows[1:])
+        if names != sorted(expect.values()):
+            fail(f"-f {fmt}: names {names}, want {sorted(expect.values())}")
+        mins = [r[rows[0].index("Min (ns)")] for r in rows[1:]]
+        if "-5" not in mins:
+            fail(f"-f {fmt}: the numeric cell -5 changed: {mins}")
+    for flags, expect in (([], safe), (["--csv-raw"], {n: n for n in NAMES})):
+        out = os.path.join(TMP, "formulas_csv" + "".join(flags))
+        ok(gsys("export", "-t", "csv", "-o", out, *flags, path), "export -t csv " + " ".join(flags))
+        with open(os.path.join(out, "StringIds.csv"), newline="") as f:
+            values = [row[1] for row in list(csv.reader(f))[1:]]
+        if sorted(values) != sorted(expect.values()):
+            fail(f"export {flags}: StringIds values {values}, want {sorted(expect.values())}")
+        with open(os.path.join(out, "CUPTI_ACTIVITY_KIND_KERNEL.csv"), newline="") as f:
+            rows = list(csv.reader(f))
+        if any(cell.startswith("'") for row in rows for cell in row):
+            fail(f"export {flags}: an integer cell was prefixed")
+    print("csv: formula-like names prefixed with ', numbers unchanged, raw modes as they are")
+
+
+def main():
+    global ARGS, TMP
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", required=True)
+    ap.add_argument("case")
+    ARGS = ap.parse_args()
+    ARGS.build = os.path.abspath(ARGS.build)
+    with tempfile.TemporaryDirectory(prefix="gsys-hostile-reports-") as tmp:
+        TMP = tmp
+        fn = globals().get("case_" + ARGS.case)
+        if fn is None:
+            fail(f"unknown case {ARGS.case}")
+        fn()
+
+
+if __name__ == "__main__":
+    main()

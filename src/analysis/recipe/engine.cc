@@ -196,7 +196,8 @@ GlobalParams Params(const Recipe& recipe, const RecipeOptions& options,
   for (const RankInfo& r : ranks) {
     if (r.skipped || !r.first_ns || !r.last_ns) continue;
     // Saturating: report times and session starts are untrusted (issue 17, item 7).
-    int64_t first = SaturatingAdd(*r.first_ns, r.offset), last = SaturatingAdd(*r.last_ns, r.offset);
+    int64_t first = SaturatingAdd(*r.first_ns, r.offset);
+    int64_t last = SaturatingAdd(*r.last_ns, r.offset);
     lo = std::min(lo.value_or(first), first);
     hi = std::max(hi.value_or(last), last);
   }

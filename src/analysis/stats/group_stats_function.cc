@@ -188,15 +188,16 @@ void Final(sqlite3_context* ctx) {
       AppendGroup(out, s->groups[g]);
     };
     if (s->null_key >= 0) emit_key(static_cast<size_t>(s->null_key), [&] { out += "null"; });
+    // Pairs, not structured bindings: clang 14 cannot capture a binding in a lambda.
     std::vector<std::pair<int64_t, size_t>> ints(s->int_keys.begin(), s->int_keys.end());
     std::sort(ints.begin(), ints.end());
-    for (auto& [k, g] : ints) emit_key(g, [&] { AppendInt(out, k); });
+    for (const auto& kg : ints) emit_key(kg.second, [&] { AppendInt(out, kg.first); });
     std::vector<std::pair<double, size_t>> reals(s->real_keys.begin(), s->real_keys.end());
     std::sort(reals.begin(), reals.end());
-    for (auto& [k, g] : reals) emit_key(g, [&] { AppendReal(out, k); });
+    for (const auto& kg : reals) emit_key(kg.second, [&] { AppendReal(out, kg.first); });
     std::vector<std::pair<std::string, size_t>> texts(s->text_keys.begin(), s->text_keys.end());
     std::sort(texts.begin(), texts.end());
-    for (auto& [k, g] : texts) emit_key(g, [&] { AppendJsonString(out, k); });
+    for (const auto& kg : texts) emit_key(kg.second, [&] { AppendJsonString(out, kg.first); });
     delete s;
     *static_cast<State**>(sqlite3_aggregate_context(ctx, 0)) = nullptr;
   }

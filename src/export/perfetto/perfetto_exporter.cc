@@ -191,8 +191,10 @@ class PerfettoExporter : public Exporter {
       // One trusted sequence per report: its interned names stay its own.
       PerfettoTraceWriter writer(out, static_cast<uint32_t>(i + 1));
       if (i == 0 && base) GSYS_RETURN_IF_ERROR(writer.ClockSnapshot(0, Ts(*base)));
-      int64_t shift =
-          base && inputs[i].info.utc_epoch_ns ? SaturatingSub(*inputs[i].info.utc_epoch_ns, *base) : 0;
+      int64_t shift = 0;
+      if (base && inputs[i].info.utc_epoch_ns) {
+        shift = SaturatingSub(*inputs[i].info.utc_epoch_ns, *base);
+      }
       GSYS_RETURN_IF_ERROR(WriteReport(inputs[i], writer, i * kUuidsPerReport + 1,
                                        readers.size() > 1 ? labels[i] : "", shift, stats));
     }

@@ -50,6 +50,7 @@ std::vector<FixtureCase> Cases() {
 class FixtureTest : public ::testing::TestWithParam<FixtureCase> {
  protected:
   void SetUp() override {
+    GSYS_SKIP_WITHOUT_NSYS_FIXTURES();
     if (!GetParam().modern && !testing::HaveReader()) {
       GTEST_SKIP() << "needs the ReportReader for this schema version";
     }

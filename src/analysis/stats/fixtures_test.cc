@@ -176,6 +176,7 @@ INSTANTIATE_TEST_SUITE_P(Nsys, FixtureTest, ::testing::ValuesIn(Cases()),
                          });
 
 TEST(RunReportTest, ArgumentErrors) {
+  GSYS_SKIP_WITHOUT_NSYS_FIXTURES();
   auto fixture = Fixture::Open("nsys2024.6-nvfuser-hopper-matmul-nvtx.sqlite");
   ASSERT_NE(fixture, nullptr);
   auto unknown = fixture->Run({"no_such_report", {}});

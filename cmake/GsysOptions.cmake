@@ -35,3 +35,15 @@ if(GSYS_FUZZ)
   add_link_options(-fsanitize=${GSYS_FUZZ_SANITIZERS})
   set(GSYS_STATIC_RUNTIME OFF CACHE BOOL "" FORCE)
 endif()
+# The real nsys exports the golden, export and reader tests read in place. They are not in the
+# repository (../shared/fixtures/nsys beside a team checkout): tests that need them skip, naming
+# the folder, when it is absent, so that a bare clone still passes.
+set(GSYS_NSYS_FIXTURES "${PROJECT_SOURCE_DIR}/../shared/fixtures/nsys" CACHE PATH
+    "Folder of real nsys SQLite exports (optional)")
+cmake_path(NORMAL_PATH GSYS_NSYS_FIXTURES)
+if(IS_DIRECTORY "${GSYS_NSYS_FIXTURES}")
+  message(STATUS "gsys option GSYS_NSYS_FIXTURES = ${GSYS_NSYS_FIXTURES}")
+else()
+  message(STATUS "gsys option GSYS_NSYS_FIXTURES = ${GSYS_NSYS_FIXTURES} (not found: the tests "
+                 "that read nsys exports will be SKIPPED)")
+endif()

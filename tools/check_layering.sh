@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Layering check (style.md §2): fails on an #include across a forbidden module edge
+# Layering check (CONTRIBUTING.md §1): fails on an #include across a forbidden module edge
 # and on project-rule violations that are cheap to grep for.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -40,7 +40,7 @@ if [ -d src/capture ]; then
   grep -rEn '#include <(sqlite3\.h|iostream|fstream|sstream|fmt/|google/protobuf)' src/capture \
     && report "src/capture includes a heavy header (sqlite/iostream/fmt/protobuf)"
 fi
-# Project rules (style.md §9.7).
+# Project rules (CONTRIBUTING.md §1).
 grep -rEn '^\s*throw\b|[^_a-z]throw ' src --include='*.cc' --include='*.h' | grep -v '_test.cc' \
   && report "'throw' is not used in project code"
 grep -rEn 'std::cout|std::cerr' src --include='*.cc' --include='*.h' | grep -v '_test.cc' \

@@ -5,7 +5,8 @@
   tools/gen_report_schema_doc.py            rewrite docs/report-schema.md
   tools/gen_report_schema_doc.py --check    exit 1 if the committed doc is stale (run by ctest)
 
-Also fails when a column of schema.sql has no comment: every column must have one (style.md).
+Also fails when a column of schema.sql has no comment: every column must have one
+(CONTRIBUTING.md §2).
 """
 import os
 import re
@@ -21,8 +22,8 @@ HEADER = """# gsys report schema
      edit schema.sql (or the prose in the generator) and run the tool; ctest checks it is current. -->
 
 A gsys report (`NAME.gsys-rep`) is one SQLite file in the schema of `nsys export --type sqlite`
-(design.md, decision 1). `src/report/schema.sql` is the single source of truth: it is embedded in
-the binary, the importer creates reports from it (`CreateReportSchema`), and the report reader
+([decision 1](architecture.md#decisions)). `src/report/schema.sql` is the single source of truth:
+it is embedded in the binary, the importer creates reports from it (`CreateReportSchema`), and the report reader
 (`src/report/reader`) presents exactly these tables and columns over gsys reports **and** over every
 nsys SQLite export from 2020.3 to 2026.x, so analysis SQL is written once, against this page.
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // `gsys import SESSION_DIR [-o REPORT]`: builds a report from a session directory, e.g. after
-// `gsys profile` itself was killed (design.md decision 4).
+// `gsys profile` itself was killed (docs/architecture.md, decision 4).
 #include <cstdio>
 
 #include "cli/flags.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// `gsys profile [options] [--] CMD [ARGS]`: nsys profile's options (nsys-reference.md §1.2)
+// `gsys profile [options] [--] CMD [ARGS]`: nsys profile's options (docs/cli/profile.md)
 // (CPU side and CUDA): parse and validate everything before the target starts, launch it with
 // the capture environment (launcher/), then import the session into the report.
 #include <unistd.h>

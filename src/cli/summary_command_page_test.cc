@@ -4,13 +4,14 @@
 
 #include <gtest/gtest.h>
 
+#include "common/testing/nsys_fixtures.h"
 #include "report/reader/report_reader.h"
 
 namespace gsys::cli {
 namespace {
 
 std::string Fixture(const std::string& name) {
-  return std::string(GSYS_NSYS_FIXTURE_DIR) + "/" + name;
+  return fixtures::NsysFixtureDir() + "/" + name;
 }
 
 template <typename T>
@@ -30,6 +31,7 @@ const html::Table* TableTitled(const html::Page& page, const std::string& title)
 }
 
 TEST(SummaryPage, VectorAddReport) {
+  GSYS_SKIP_WITHOUT_NSYS_FIXTURES();
   std::string path = Fixture("nsys2022.4-cuda-vectoradd-streams-memcpy.sqlite");
   auto reader = report::ReportReader::Open(path);
   ASSERT_TRUE(reader.ok());
@@ -73,6 +75,7 @@ TEST(SummaryPage, VectorAddReport) {
 }
 
 TEST(SummaryPage, TwoGpuReportHasOneHeatMapRowPerGpu) {
+  GSYS_SKIP_WITHOUT_NSYS_FIXTURES();
   std::string path = Fixture("nsys2026.2-torchrun-2gpu-nccl-nvtx-DERIVED-slice.sqlite");
   auto reader = report::ReportReader::Open(path);
   ASSERT_TRUE(reader.ok());

@@ -5,7 +5,7 @@
 // for some kinds, trailing text. Every field is little-endian, every record is 8-byte aligned.
 //
 // Versioning: changing any struct or meaning bumps kFormatVersion; the reader keeps decoding
-// every version >= kMinReadableFormatVersion (style.md §2).
+// every version >= kMinReadableFormatVersion (CONTRIBUTING.md §2).
 #pragma once
 
 #include <cstddef>

@@ -1,6 +1,11 @@
 # SPDX-License-Identifier: Apache-2.0
 """Shared harness of the CLI test files: how gsys is run, the documented exit codes, a test
-case with a scratch directory, the one-line-error assertion, and main()."""
+case with a scratch directory, the one-line-error assertion, and main().
+
+The real nsys exports (--fixtures, ../shared/fixtures/nsys beside a team checkout) are not part
+of the repository. A test that needs one gets it through fixture() or fixtures_dir(), which skip
+the test when the folder is absent; main() then exits 77 (ctest SKIP_RETURN_CODE) after the
+tests that need nothing run and pass, with one line naming the missing folder."""
 import argparse
 import os
 import shutil
@@ -9,6 +14,8 @@ import sys
 import tempfile
 import unittest
 
+SKIPPED = 77  # ctest's SKIP_RETURN_CODE for these scripts
+FIXTURES_MISSING = "nsys fixtures not found"
 EXIT_USAGE, EXIT_NOT_FOUND, EXIT_BAD_INPUT, EXIT_UNSUPPORTED, EXIT_IO = 2, 3, 4, 5, 6
 MODERN = "nsys2024.6-nvfuser-hopper-matmul-nvtx.sqlite"
 
@@ -22,8 +29,15 @@ def gsys(*args, cwd=None):
     return subprocess.run([Paths.gsys, *args], capture_output=True, text=True, cwd=cwd)
 
 
+def fixtures_dir():
+    """The nsys fixtures folder; skips the calling test when it does not exist."""
+    if not os.path.isdir(Paths.fixtures):
+        raise unittest.SkipTest("%s: %s" % (FIXTURES_MISSING, Paths.fixtures))
+    return Paths.fixtures
+
+
 def fixture(name=MODERN):
-    return os.path.join(Paths.fixtures, name)
+    return os.path.join(fixtures_dir(), name)
 
 
 class CliTestCase(unittest.TestCase):
@@ -31,7 +45,11 @@ class CliTestCase(unittest.TestCase):
 
     def setUp(self):
         self.tmp = tempfile.mkdtemp(prefix="gsys-cli-")
-        self.fixture = fixture()
+
+    @property
+    def fixture(self):
+        # Looked up on use, so that tests which never touch it run without the fixtures.
+        return fixture()
 
     def tearDown(self):
         shutil.rmtree(self.tmp, ignore_errors=True)
@@ -55,5 +73,14 @@ def main():
     result = unittest.main(module="__main__", argv=[sys.argv[0], *rest], exit=False,
                            verbosity=1).result
     failed = len(result.failures) + len(result.errors)
-    print("%d passed, %d failed" % (result.testsRun - failed, failed))
-    sys.exit(0 if result.wasSuccessful() else 1)
+    missing = [t for t, why in result.skipped if why.startswith(FIXTURES_MISSING)]
+    print("%d passed, %d failed, %d skipped" % (result.testsRun - failed - len(result.skipped),
+                                                failed, len(result.skipped)))
+    if not result.wasSuccessful():
+        sys.exit(1)
+    if missing:
+        print("SKIPPED: %d tests need the nsys fixtures, not found at %s (optional: "
+              "../shared/fixtures/nsys beside the checkout, see tests/README.md)"
+              % (len(missing), os.path.abspath(Paths.fixtures)))
+        sys.exit(SKIPPED)
+    sys.exit(0)

@@ -5,8 +5,8 @@ rules print nsys's console shape; outputs pair with rules as in stats."""
 
 import os
 
-from cli_harness import (EXIT_BAD_INPUT, EXIT_IO, EXIT_NOT_FOUND, EXIT_USAGE, CliTestCase, Paths,
-                         fixture, gsys, main)
+from cli_harness import (EXIT_BAD_INPUT, EXIT_IO, EXIT_NOT_FOUND, EXIT_USAGE, CliTestCase,
+                         fixture, fixtures_dir, gsys, main)
 
 NO_MEMSET = "nsys2022.4-cuda-vectoradd-streams-memcpy.sqlite"
 
@@ -56,7 +56,7 @@ class AnalyzeCliTest(CliTestCase):
 
     def test_console_shape_advice_and_skipped(self):
         proc = gsys("analyze", "-r", "cuda_memset_sync,gpu_gaps:gap=1,gpu_gaps",
-                    os.path.join(Paths.fixtures, NO_MEMSET))
+                    fixture(NO_MEMSET))
         self.assertEqual(proc.returncode, 0, proc.stderr)
         out = proc.stdout
         self.assertIn("SKIPPED: ", out)
@@ -95,11 +95,11 @@ class AnalyzeCliTest(CliTestCase):
         self.assertIn("SKIPPED: NVTX range 'no such range' could not be found.", proc.stdout)
 
     def test_all_rules_on_every_fixture(self):
-        for name in sorted(os.listdir(Paths.fixtures)):
+        for name in sorted(os.listdir(fixtures_dir())):
             if not name.endswith(".sqlite"):
                 continue
             with self.subTest(fixture=name):
-                proc = gsys("analyze", "-q", "-r", "all", os.path.join(Paths.fixtures, name))
+                proc = gsys("analyze", "-q", "-r", "all", fixture(name))
                 self.assertEqual(proc.returncode, 0, proc.stderr)
                 self.assertEqual(proc.stderr, "")
 

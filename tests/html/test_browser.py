@@ -134,7 +134,9 @@ class Pages(unittest.TestCase):
     def setUpClass(cls):
         subprocess.run([Env.demo, Env.tmp], check=True)
         cls.summaries = []
-        for name in ["nsys2026.2-torchrun-2gpu-nccl-nvtx-DERIVED-slice"]:
+        # The summary pages need a real nsys export (not in the repository); the demo pages do not.
+        names = ["nsys2026.2-torchrun-2gpu-nccl-nvtx-DERIVED-slice"]
+        for name in names if os.path.isdir(Env.fixtures) else []:
             out = os.path.join(Env.tmp, name + ".html")
             subprocess.run([Env.gsys, "summary", "-q", "-o", out,
                             os.path.join(Env.fixtures, name + ".sqlite")], check=True)
@@ -197,6 +199,8 @@ class Pages(unittest.TestCase):
             self.assertLess(image.count(colored, rect(section)), 20, section)
 
     def test_summaries(self):
+        if not self.summaries:
+            self.skipTest("nsys fixtures not found: " + os.path.abspath(Env.fixtures))
         for page in self.summaries:
             with self.subTest(page=os.path.basename(page)):
                 result, dom, messages = probe(page)
@@ -235,6 +239,10 @@ def main():
             print("pages and screenshots kept in", Env.tmp)
         else:
             shutil.rmtree(Env.tmp, ignore_errors=True)
+    if result.wasSuccessful() and result.skipped:
+        print("SKIPPED: %s (optional: ../shared/fixtures/nsys beside the checkout, see "
+              "tests/README.md)" % result.skipped[0][1])
+        sys.exit(SKIP)
     sys.exit(0 if result.wasSuccessful() else 1)
 
 

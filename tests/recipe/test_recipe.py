@@ -10,6 +10,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli"))
 from cli_harness import CliTestCase, Paths, gsys, main  # noqa: E402
+from cli_harness import fixture as cli_fixture  # noqa: E402
 
 import sets  # noqa: E402
 
@@ -237,7 +238,7 @@ class RecipeTest(CliTestCase):
         self.assertEqual(os.listdir(scratch), [])  # the parts are gone
 
     def test_nccl_fixture(self):
-        fixture = os.path.join(Paths.fixtures, NCCL_FIXTURE)
+        fixture = cli_fixture(NCCL_FIXTURE)
         out, _ = self.run_recipe("nccl_gpu_overlap_trace", "--base", "--input", fixture)
         grouped = read(os.path.join(out, "grouped_trace.csv"))
         self.assertEqual([(g["Name"], g["Count"]) for g in grouped],

@@ -21,7 +21,7 @@ ARGS = None
 TMP = None
 THREADS = 4
 BEFORE = 2000          # "before" ranges per thread, all ended long before any fault
-FLUSH_BOUND_NS = 250_000_000   # design.md decision 4: a SIGKILL loses at most this much
+FLUSH_BOUND_NS = 250_000_000   # docs/architecture.md decision 4: a SIGKILL loses at most this much
 TARGETS = []   # process groups of targets started here: killed at the end, whatever happened
 
 
@@ -663,6 +663,34 @@ def case_output_removed():
         fail(f"gsys does not say the output went away:\n{err}")
 
 
+def stage_for_nobody(demote):
+    """Copies gsys (bin/, lib/ as gsys looks for them) and the target into TMP, readable and
+    executable by all; skips when the unprivileged user still cannot run them."""
+    stage = os.path.join(TMP, "stage")
+    for sub in ("bin", "lib"):
+        os.makedirs(os.path.join(stage, sub))
+    shutil.copy2(gsys(), os.path.join(stage, "bin", "gsys"))
+    shutil.copy2(os.path.join(ARGS.build, "lib", "libgsys-inject.so"), os.path.join(stage, "lib"))
+    if os.path.isdir(os.path.join(ARGS.build, "lib", "gsys")):
+        shutil.copytree(os.path.join(ARGS.build, "lib", "gsys"), os.path.join(stage, "lib", "gsys"))
+    shutil.copy2(prog(), os.path.join(stage, "bin"))
+    for root, dirs, files in os.walk(stage):
+        os.chmod(root, 0o755)
+        for name in files:
+            os.chmod(os.path.join(root, name), 0o755)
+    gsys_bin = os.path.join(stage, "bin", "gsys")
+    target = os.path.join(stage, "bin", os.path.basename(prog()))
+    try:
+        probe = subprocess.run([gsys_bin, "--version"], capture_output=True, text=True,
+                               preexec_fn=demote, timeout=30)
+        reason = None if probe.returncode == 0 else f"exit {probe.returncode}: {probe.stderr}"
+    except OSError as e:
+        reason = str(e)
+    if reason is not None:
+        skip(f"user nobody cannot run gsys copied to {stage} ({reason.strip()})")
+    return gsys_bin, target
+
+
 def case_output_readonly():
     if os.geteuid() == 0:
         try:
@@ -670,21 +698,23 @@ def case_output_readonly():
             nobody = pwd.getpwnam("nobody")
         except KeyError:
             skip("root without a 'nobody' user: read-only directories do not stop root")
-        # Root ignores permissions: run this case as nobody.
-        if not os.access(gsys(), os.X_OK):
-            skip("gsys not executable")
+        # Root ignores permissions: run this case as nobody, with copies of gsys, the injected
+        # library and the target in TMP (the build directory may sit below a folder nobody
+        # cannot enter, such as /root).
         os.chmod(TMP, 0o777)
         uid, gid = nobody.pw_uid, nobody.pw_gid
         demote = lambda: (os.setgid(gid), os.setuid(uid))
+        gsys_bin, target = stage_for_nobody(demote)
     else:
         demote = None
+        gsys_bin, target = gsys(), prog()
     d = os.path.join(TMP, "ro")
     os.makedirs(d)
     os.chmod(d, 0o777)
     # A forked child that starts after the directory became read-only cannot create its stream.
-    cmd = ["/bin/sh", "-c", f"{prog()} nested 50; sleep 0.4; {prog()} nested 30"]
+    cmd = ["/bin/sh", "-c", f"{target} nested 50; sleep 0.4; {target} nested 30"]
     b = bare(cmd)
-    p = subprocess.Popen([gsys(), "profile", "-o", os.path.join(d, "r")] + cmd,
+    p = subprocess.Popen([gsys_bin, "profile", "-o", os.path.join(d, "r")] + cmd,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                          preexec_fn=demote)
     time.sleep(0.25)

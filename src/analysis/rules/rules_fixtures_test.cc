@@ -3,15 +3,19 @@
 #include <gtest/gtest.h>
 
 #include "analysis/rules/rules.h"
+#include "common/testing/nsys_fixtures.h"
 #include "report/reader/report_reader.h"
 
 namespace gsys::analysis {
 namespace {
 
-class RulesOnFixture : public ::testing::TestWithParam<const char*> {};
+class RulesOnFixture : public ::testing::TestWithParam<const char*> {
+ protected:
+  void SetUp() override { GSYS_SKIP_WITHOUT_NSYS_FIXTURES(); }
+};
 
 TEST_P(RulesOnFixture, EveryRuleRuns) {
-  std::string path = std::string(GSYS_NSYS_FIXTURE_DIR) + "/" + GetParam();
+  std::string path = fixtures::NsysFixtureDir() + "/" + GetParam();
   auto reader = gsys::report::ReportReader::Open(path);
   ASSERT_TRUE(reader.ok()) << reader.status().message();
   for (const std::string& name : AllRuleNames()) {

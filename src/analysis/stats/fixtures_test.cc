@@ -50,6 +50,7 @@ std::vector<FixtureCase> Cases() {
 class FixtureTest : public ::testing::TestWithParam<FixtureCase> {
  protected:
   void SetUp() override {
+    GSYS_SKIP_WITHOUT_NSYS_FIXTURES();
     if (!GetParam().modern && !testing::HaveReader()) {
       GTEST_SKIP() << "needs the ReportReader for this schema version";
     }
@@ -175,6 +176,7 @@ INSTANTIATE_TEST_SUITE_P(Nsys, FixtureTest, ::testing::ValuesIn(Cases()),
                          });
 
 TEST(RunReportTest, ArgumentErrors) {
+  GSYS_SKIP_WITHOUT_NSYS_FIXTURES();
   auto fixture = Fixture::Open("nsys2024.6-nvfuser-hopper-matmul-nvtx.sqlite");
   ASSERT_NE(fixture, nullptr);
   auto unknown = fixture->Run({"no_such_report", {}});

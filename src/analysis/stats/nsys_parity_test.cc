@@ -109,7 +109,10 @@ void ExpectCellEq(const std::string& report, size_t row, const std::string& head
   EXPECT_EQ(std::string(buf), expected);
 }
 
-class NsysParityTest : public ::testing::TestWithParam<std::string> {};
+class NsysParityTest : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override { GSYS_SKIP_WITHOUT_NSYS_FIXTURES(); }
+};
 
 TEST_P(NsysParityTest, RowsEqualNsysOutput) {
   const std::string report = GetParam();

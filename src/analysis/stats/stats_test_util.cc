@@ -45,7 +45,7 @@ class ReaderFixture : public Fixture {
 }  // namespace
 
 std::string FixturePath(const std::string& file) {
-  return std::string(GSYS_NSYS_FIXTURE_DIR) + "/" + file;
+  return fixtures::NsysFixtureDir() + "/" + file;
 }
 
 bool HaveReader() { return GSYS_STATS_HAVE_READER != 0; }

@@ -7,11 +7,12 @@
 #include <string>
 
 #include "analysis/stats/stats.h"
+#include "common/testing/nsys_fixtures.h"
 #include "report/db/database.h"
 
 namespace gsys::analysis::testing {
 
-// Path of a fixture in shared/fixtures/nsys.
+// Path of an nsys fixture (optional: tests start with GSYS_SKIP_WITHOUT_NSYS_FIXTURES()).
 std::string FixturePath(const std::string& file);
 
 // True when reports run through the ReportReader (which presents every schema version);

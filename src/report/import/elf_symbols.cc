@@ -3,6 +3,7 @@
 
 #include <elf.h>
 #include <fcntl.h>
+#include <sys/auxv.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -11,10 +12,12 @@
 
 namespace gsys::report {
 
-// Reads one file's tables; a friend of ElfSymbols so the result is built in place.
+// Reads one file's tables; a friend of ElfSymbols so the result is built in place. `base`: where
+// the ELF image starts in the file (non-zero for an image read from /proc/self/mem).
 class ElfSymbolsLoader {
  public:
-  explicit ElfSymbolsLoader(const std::string& path) : fd_(open(path.c_str(), O_RDONLY | O_CLOEXEC)) {}
+  explicit ElfSymbolsLoader(const std::string& path, uint64_t base = 0)
+      : fd_(open(path.c_str(), O_RDONLY | O_CLOEXEC)), base_(base) {}
   ~ElfSymbolsLoader() {
     if (fd_ >= 0) close(fd_);
   }
@@ -87,6 +90,7 @@ class ElfSymbolsLoader {
 
  private:
   bool ReadAt(uint64_t offset, void* buf, size_t n) {
+    offset += base_;
     auto* p = static_cast<char*>(buf);
     while (n > 0) {
       ssize_t got = pread(fd_, p, n, static_cast<off_t>(offset));
@@ -110,6 +114,7 @@ class ElfSymbolsLoader {
   }
 
   int fd_;
+  uint64_t base_;
   Elf64_Ehdr eh_{};
   std::vector<Elf64_Shdr> sections_;
 };
@@ -128,6 +133,20 @@ std::string DebugFilePath(const std::string& build_id) {
 
 }  // namespace
 
+std::unique_ptr<ElfSymbols> ElfSymbols::LoadVdso() {
+  uint64_t base = getauxval(AT_SYSINFO_EHDR);
+  if (base == 0) return nullptr;
+  // The vDSO is mapped whole, section headers included, so file offsets are offsets from its
+  // start; pread on /proc/self/mem fails cleanly past its end instead of faulting.
+  ElfSymbolsLoader image("/proc/self/mem", base);
+  if (!image.ReadSections()) return nullptr;
+  auto out = std::unique_ptr<ElfSymbols>(new ElfSymbols());
+  out->build_id_ = image.BuildId();
+  if (!image.ReadFunctions(/*allow_dynsym=*/true, out.get())) return nullptr;
+  out->Index();
+  return out;
+}
+
 std::unique_ptr<ElfSymbols> ElfSymbols::Load(const std::string& path) {
   ElfSymbolsLoader file(path);
   if (!file.ReadSections()) return nullptr;
@@ -141,21 +160,25 @@ std::unique_ptr<ElfSymbols> ElfSymbols::Load(const std::string& path) {
            debug.ReadFunctions(false, out.get());
   }
   if (!full) file.ReadFunctions(/*allow_dynsym=*/true, out.get());
+  out->Index();
+  return out;
+}
+
+void ElfSymbols::Index() {
   // Stable: among aliases of one binding the first in the table wins, as with libdw.
-  std::stable_sort(out->syms_.begin(), out->syms_.end(), [](const Sym& a, const Sym& b) {
+  std::stable_sort(syms_.begin(), syms_.end(), [](const Sym& a, const Sym& b) {
     return a.addr != b.addr ? a.addr < b.addr : a.rank < b.rank;
   });
   // One symbol per address (aliases: the global one), keeping the largest size seen.
   std::vector<Sym> unique;
-  for (const Sym& s : out->syms_) {
+  for (const Sym& s : syms_) {
     if (!unique.empty() && unique.back().addr == s.addr) {
       unique.back().size = std::max(unique.back().size, s.size);
       continue;
     }
     unique.push_back(s);
   }
-  out->syms_ = std::move(unique);
-  return out;
+  syms_ = std::move(unique);
 }
 
 const char* ElfSymbols::Find(uint64_t vaddr) const {

@@ -19,6 +19,9 @@ class ElfSymbols {
  public:
   // nullptr when the file cannot be read or is not a little-endian ELF64 file.
   static std::unique_ptr<ElfSymbols> Load(const std::string& path);
+  // The vDSO mapped into this process (the kernel's, identical in every process it runs; it has
+  // no file, so it is read through /proc/self/mem at AT_SYSINFO_EHDR). nullptr if unreadable.
+  static std::unique_ptr<ElfSymbols> LoadVdso();
 
   const std::string& build_id() const { return build_id_; }  // raw bytes, empty if none
   size_t size() const { return syms_.size(); }
@@ -28,6 +31,9 @@ class ElfSymbols {
   const char* Find(uint64_t vaddr) const;
 
  private:
+  // Sorts syms_ and keeps one symbol per address.
+  void Index();
+
   struct Sym {
     uint64_t addr = 0, size = 0;
     uint32_t name = 0;  // offset into names_

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The data-quality counters the importer writes to GSYS_DIAGNOSTICS (style.md §4): a name,
+// The data-quality counters the importer writes to GSYS_DIAGNOSTICS (CONTRIBUTING.md §4): a name,
 // a severity and a help string each. Counters that stay 0 are not written.
 #pragma once
 

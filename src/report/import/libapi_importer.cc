@@ -7,7 +7,7 @@
 namespace gsys::report {
 namespace {
 
-// ENUM_NSYS_EVENT_CLASS values (nsys-reference.md §5.4).
+// ENUM_NSYS_EVENT_CLASS values (docs/report-schema.md, Enumerations).
 constexpr int64_t kClassCudnn = 28;
 constexpr int64_t kClassCublas = 29;
 

@@ -11,7 +11,7 @@ namespace {
 using format::RecordKind;
 using format::RecordView;
 
-// ENUM_NSYS_EVENT_TYPE values (nsys-reference.md §5.4).
+// ENUM_NSYS_EVENT_TYPE values (docs/report-schema.md, Enumerations).
 constexpr int kNvtxCategory = 33;
 constexpr int kNvtxMark = 34;
 constexpr int kNvtxPushPopRange = 59;

@@ -134,6 +134,13 @@ Symbolizer::Symbolizer(std::vector<LoadedModule> modules, Backend backend)
 
 Symbolizer::~Symbolizer() = default;
 
+namespace {
+// The names the dynamic loader gives the vDSO (x86-64 and arm64; i386).
+bool IsVdso(const std::string& path) {
+  return path == "linux-vdso.so.1" || path == "linux-gate.so.1" || path == "[vdso]";
+}
+}  // namespace
+
 const LoadedModule* Symbolizer::ModuleOf(uint64_t address) const {
   auto it = std::upper_bound(modules_.begin(), modules_.end(), address,
                              [](uint64_t a, const LoadedModule& m) { return a < m.start; });
@@ -146,11 +153,18 @@ const ElfSymbols* Symbolizer::TablesOf(const LoadedModule& m) {
   auto it = tables_.find(m.start);
   if (it == tables_.end()) {
     std::unique_ptr<ElfSymbols> t;
-    if (!m.path.empty() && m.path[0] == '/') t = ElfSymbols::Load(m.path);
-    // The file changed since the capture: its symbols would be wrong.
-    if (t != nullptr && !m.build_id.empty() && !t->build_id().empty() &&
-        t->build_id() != m.build_id) {
-      t.reset();
+    if (!m.path.empty() && m.path[0] == '/') {
+      t = ElfSymbols::Load(m.path);
+      // The file changed since the capture: its symbols would be wrong.
+      if (t != nullptr && !m.build_id.empty() && !t->build_id().empty() &&
+          t->build_id() != m.build_id) {
+        t.reset();
+      }
+    } else if (IsVdso(m.path)) {
+      // Ours names the captured one only if it is the same image: another kernel's vDSO (a
+      // session imported elsewhere, or a capture without a build id) stays unresolved.
+      t = ElfSymbols::LoadVdso();
+      if (t != nullptr && (m.build_id.empty() || t->build_id() != m.build_id)) t.reset();
     }
     it = tables_.emplace(m.start, std::move(t)).first;
   }
@@ -172,7 +186,8 @@ const SymbolizedFrame& Symbolizer::Lookup(uint64_t address, bool return_address)
   if (it != cache_.end()) return it->second;
   SymbolizedFrame f;
   const LoadedModule* m = ModuleOf(pc);
-  f.module = m != nullptr ? m->path : "[unknown]";
+  bool vdso = m != nullptr && IsVdso(m->path);
+  f.module = m == nullptr ? "[unknown]" : vdso ? "[vdso]" : m->path;
   bool stale = m != nullptr && std::find(stale_.begin(), stale_.end(), m->start) != stale_.end();
 #ifdef GSYS_HAVE_LIBDWFL_H
   if (m != nullptr && !stale && dwfl_ != nullptr && dwfl_->handle != nullptr) {
@@ -188,7 +203,8 @@ const SymbolizedFrame& Symbolizer::Lookup(uint64_t address, bool return_address)
     }
   }
 #endif
-  if (m != nullptr && use_tables_) {
+  // libdw is never given the vDSO (it has no file), so its table is read either way.
+  if (m != nullptr && !f.resolved && (use_tables_ || vdso)) {
     const ElfSymbols* t = TablesOf(*m);
     const char* name = t != nullptr && pc >= m->bias ? t->Find(pc - m->bias) : nullptr;
     if (name != nullptr && name[0] != '\0') {

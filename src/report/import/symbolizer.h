@@ -6,7 +6,10 @@
 // read instead (elf_symbols.h), which names the same functions for ordinary binaries. A frame
 // that neither names stays unresolved ("0xADDR", with its module). A module whose file is gone
 // or whose GNU build id differs from the captured one is left unresolved rather than
-// symbolized with the wrong file.
+// symbolized with the wrong file. The vDSO (linux-vdso.so.1: clock_gettime and friends, where
+// CPU samples of timing loops land) has no file: its names come from the importer's own vDSO,
+// which is the same image when the build ids agree (the import ran on the capture's kernel,
+// as `gsys profile` does); its frames show module "[vdso]".
 //
 // Threading: one thread.
 #pragma once
@@ -30,7 +33,7 @@ struct LoadedModule {
 
 struct SymbolizedFrame {
   std::string symbol;  // demangled function name, or "0xADDR" when unresolved
-  std::string module;  // path of the object, or "[unknown]"
+  std::string module;  // path of the object, "[vdso]", or "[unknown]"
   bool resolved = false;
 };
 

@@ -1,16 +1,21 @@
 // SPDX-License-Identifier: Apache-2.0
 // Symbolizer over this process's own modules (from dl_iterate_phdr): the ELF-table backend
 // (used where libdw is missing) names this binary's functions and libc's, agrees with libdw
-// where libdw is installed, and refuses a module whose build id changed.
+// where libdw is installed, and refuses a module whose build id changed; the vDSO is named from
+// this process's own image when the build ids agree.
 #include "report/import/symbolizer.h"
 
+#include <dlfcn.h>
 #include <gtest/gtest.h>
 #include <link.h>
+#include <sys/auxv.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -140,6 +145,53 @@ TEST(SymbolizerTest, ElfTablesAgreeWithLibdw) {
     EXPECT_EQ(a.symbol, b.symbol) << std::hex << pc;
   }
   EXPECT_GE(resolved, 5);
+}
+
+// The vDSO as the capture lists it (dl_iterate_phdr's name, load address, PT_LOAD extent).
+LoadedModule OwnVdso(const std::string& build_id) {
+  LoadedModule m;
+  m.path = "linux-vdso.so.1";
+  m.bias = getauxval(AT_SYSINFO_EHDR);
+  const auto* eh = reinterpret_cast<const ElfW(Ehdr)*>(m.bias);
+  const auto* ph = reinterpret_cast<const ElfW(Phdr)*>(m.bias + eh->e_phoff);
+  m.start = UINT64_MAX;
+  for (int i = 0; i < eh->e_phnum; ++i) {
+    if (ph[i].p_type != PT_LOAD) continue;
+    m.start = std::min<uint64_t>(m.start, m.bias + ph[i].p_vaddr);
+    m.end = std::max<uint64_t>(m.end, m.bias + ph[i].p_vaddr + ph[i].p_memsz);
+  }
+  m.build_id = build_id;
+  return m;
+}
+
+// CPU samples of a loop that reads the clock land in __vdso_clock_gettime; unnamed, they hid
+// the hot function (stacks.sampling_* under load).
+TEST(SymbolizerTest, VdsoFramesAreNamedFromOwnImage) {
+  std::unique_ptr<ElfSymbols> own = ElfSymbols::LoadVdso();
+  if (getauxval(AT_SYSINFO_EHDR) == 0 || own == nullptr) GTEST_SKIP() << "no vDSO mapped";
+  if (own->build_id().empty()) GTEST_SKIP() << "this kernel's vDSO has no build id";
+  void* h = dlopen("linux-vdso.so.1", RTLD_LAZY | RTLD_NOLOAD);
+  ASSERT_NE(h, nullptr) << dlerror();
+  void* fn = dlsym(h, "__vdso_clock_gettime");
+  ASSERT_NE(fn, nullptr) << dlerror();
+  for (Symbolizer::Backend backend :
+       {Symbolizer::Backend::kAuto, Symbolizer::Backend::kElfTables}) {
+    std::vector<LoadedModule> mods = OwnModules();
+    mods.push_back(OwnVdso(own->build_id()));
+    Symbolizer s(mods, backend);
+    const SymbolizedFrame& f = s.Lookup(Addr(fn) + 8, true);
+    EXPECT_TRUE(f.resolved);
+    EXPECT_EQ(f.symbol, "__vdso_clock_gettime");
+    EXPECT_EQ(f.module, "[vdso]");
+  }
+  // Another kernel's vDSO (or none recorded) is not named with ours.
+  for (const std::string& id : {std::string(20, '\x5a'), std::string()}) {
+    Symbolizer s({OwnVdso(id)}, Symbolizer::Backend::kElfTables);
+    const SymbolizedFrame& f = s.Lookup(Addr(fn) + 8, true);
+    EXPECT_FALSE(f.resolved);
+    EXPECT_EQ(f.module, "[vdso]");
+  }
+  dlclose(h);
 }
 
 }  // namespace

@@ -9,14 +9,16 @@
 #include <optional>
 #include <string>
 
+#include "common/testing/nsys_fixtures.h"
 #include "report/db/database.h"
 #include "report/reader/report_reader.h"
 
 namespace gsys::report::testing {
 
-// The real nsys exports, read in place (GSYS_NSYS_FIXTURE_DIR is set by CMake).
+// The real nsys exports, read in place; optional (a test opening one starts with
+// GSYS_SKIP_WITHOUT_NSYS_FIXTURES(), common/testing/nsys_fixtures.h).
 inline std::string Fixture(const std::string& name) {
-  return std::string(GSYS_NSYS_FIXTURE_DIR) + "/" + name;
+  return fixtures::NsysFixtureDir() + "/" + name;
 }
 
 inline constexpr const char* k2020 = "nsys2020.3-python-nvtx-cudf.sqlite";

@@ -92,6 +92,7 @@ TEST_F(BadInputTest, TextFile) {
 }
 
 TEST_F(BadInputTest, TruncatedFixture) {
+  GSYS_SKIP_WITHOUT_NSYS_FIXTURES();
   std::string bytes = ReadBytes(testing::Fixture(testing::k2024));
   ASSERT_GT(bytes.size(), 8192u);
   WriteBytes(Path("half.sqlite"), bytes.substr(0, bytes.size() / 2));
@@ -101,6 +102,7 @@ TEST_F(BadInputTest, TruncatedFixture) {
 }
 
 TEST_F(BadInputTest, CorruptSchemaPage) {
+  GSYS_SKIP_WITHOUT_NSYS_FIXTURES();
   std::string bytes = ReadBytes(testing::Fixture(testing::k2024));
   // Page 1 holds sqlite_master after the 100-byte header: garble it.
   for (size_t i = 100; i < 4096; ++i) bytes[i] = static_cast<char>(0xA5);
@@ -136,6 +138,7 @@ TEST_F(BadInputTest, NsysExportTooNew) {
 
 // Opening leaves the file byte-for-byte unchanged and creates no journal or WAL next to it.
 TEST_F(BadInputTest, OpenNeverModifiesTheFile) {
+  GSYS_SKIP_WITHOUT_NSYS_FIXTURES();
   std::string copy = Path("copy.sqlite");
   fs::copy_file(testing::Fixture(testing::k2020), copy);
   std::string before = ReadBytes(copy);

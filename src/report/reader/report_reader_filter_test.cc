@@ -63,6 +63,7 @@ void ExpectWindowCounts(const char* fixture, int64_t s, int64_t e) {
 }
 
 TEST(TimeWindowTest, CountsMatchRawOverlapOnEveryVersion) {
+  GSYS_SKIP_WITHOUT_NSYS_FIXTURES();
   ExpectWindowCounts(testing::k2020, 2000000000, 3000000000);
   ExpectWindowCounts(testing::k2022, 400000000, 700000000);
   ExpectWindowCounts(testing::k2023, 100000000, 300000000);
@@ -72,6 +73,7 @@ TEST(TimeWindowTest, CountsMatchRawOverlapOnEveryVersion) {
 }
 
 TEST(TimeWindowTest, HalfOpenWindowsAndBadWindow) {
+  GSYS_SKIP_WITHOUT_NSYS_FIXTURES();
   ReportReader reader = OpenOrDie(Fixture(testing::k2024));
   Database raw = testing::OpenRaw(Fixture(testing::k2024));
   ASSERT_TRUE(reader.SetTimeWindow({INT64_MIN, 1400000000}).ok());
@@ -107,6 +109,7 @@ void ExpectNvtxCounts(ReportReader& reader, Database& raw, const ReportReader::N
 }
 
 TEST(NvtxFilterTest, DefaultDomainPushPopRange) {
+  GSYS_SKIP_WITHOUT_NSYS_FIXTURES();
   ReportReader reader = OpenOrDie(Fixture(testing::k2024));
   Database raw = testing::OpenRaw(Fixture(testing::k2024));
   Result<ReportReader::NvtxFilter> f = reader.ResolveNvtxFilter("getTerminatingOutputs/3");
@@ -126,6 +129,7 @@ TEST(NvtxFilterTest, DefaultDomainPushPopRange) {
 }
 
 TEST(NvtxFilterTest, NamedDomainsAndRegisteredStrings) {
+  GSYS_SKIP_WITHOUT_NSYS_FIXTURES();
   ReportReader reader = OpenOrDie(Fixture(testing::k2020));
   Database raw = testing::OpenRaw(Fixture(testing::k2020));
   // "null_count" lives in the libcudf domain (2) with a registered (textId) name.
@@ -148,6 +152,7 @@ TEST(NvtxFilterTest, NamedDomainsAndRegisteredStrings) {
 }
 
 TEST(NvtxFilterTest, NoNvtxData) {
+  GSYS_SKIP_WITHOUT_NSYS_FIXTURES();
   ReportReader reader = OpenOrDie(Fixture(testing::k2022));
   Result<ReportReader::NvtxFilter> f = reader.ResolveNvtxFilter("anything");
   EXPECT_EQ(f.status().code(), StatusCode::kInvalidArgument);
@@ -155,6 +160,7 @@ TEST(NvtxFilterTest, NoNvtxData) {
 }
 
 TEST(NvtxFilterTest, ProcessRestrictionForStartEndRanges) {
+  GSYS_SKIP_WITHOUT_NSYS_FIXTURES();
   ReportReader reader = OpenOrDie(Fixture(testing::k2026));
   Database raw = testing::OpenRaw(Fixture(testing::k2026));
   int64_t gpid = Int(raw, "SELECT max(globalPid) FROM CUPTI_ACTIVITY_KIND_KERNEL");

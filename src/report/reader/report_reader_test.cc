@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The reader on the real nsys fixtures: canonical tables and columns resolve on every version,
-// row counts are the files' own (shared/fixtures/nsys/SOURCES.md), and version quirks are hidden.
+// row counts are the files' own (SOURCES.md beside the fixtures), and version quirks are hidden.
 #include "report/reader/report_reader.h"
 
 #include <gtest/gtest.h>
@@ -35,7 +35,10 @@ const std::map<std::string, Counts> kCounts = {
     {testing::k2026, {4010, 7466, 1020, 19118, -1, 269, 366, 126}},
 };
 
-class FixtureTest : public ::testing::TestWithParam<std::string> {};
+class FixtureTest : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override { GSYS_SKIP_WITHOUT_NSYS_FIXTURES(); }
+};
 
 TEST_P(FixtureTest, RowCountsMatchSources) {
   ReportReader reader = OpenOrDie(Fixture(GetParam()));
@@ -131,6 +134,7 @@ INSTANTIATE_TEST_SUITE_P(AllFixtures, FixtureTest, ::testing::ValuesIn(kFixtures
                          });
 
 TEST(ReportReaderTest, ProducerVersions) {
+  GSYS_SKIP_WITHOUT_NSYS_FIXTURES();
   EXPECT_EQ(OpenOrDie(Fixture(testing::k2020)).ProducerVersion(), "nsys 2020.x (no metadata)");
   EXPECT_EQ(OpenOrDie(Fixture(testing::k2022)).ProducerVersion(), "nsys 2022.4.2.1");
   EXPECT_EQ(OpenOrDie(Fixture(testing::k2023)).ProducerVersion(), "nsys 2023.1.2.43");
@@ -141,6 +145,7 @@ TEST(ReportReaderTest, ProducerVersions) {
 
 // 2022.4 / 2023.1: EXPORT_META_DATA and ENUM_CUDA_KRENEL_LAUNCH_TYPE under canonical names.
 TEST(ReportReaderTest, OldTableNamesAreMapped) {
+  GSYS_SKIP_WITHOUT_NSYS_FIXTURES();
   ReportReader reader = OpenOrDie(Fixture(testing::k2022));
   EXPECT_TRUE(reader.HasTable("META_DATA_EXPORT"));
   EXPECT_TRUE(reader.HasTable("ENUM_CUDA_KERNEL_LAUNCH_TYPE"));
@@ -152,6 +157,7 @@ TEST(ReportReaderTest, OldTableNamesAreMapped) {
 
 // 2020.3: no PROCESSES (synthesized from ids in the data), no enums, old TARGET_INFO_GPU.
 TEST(ReportReaderTest, Nsys2020LayoutIsHidden) {
+  GSYS_SKIP_WITHOUT_NSYS_FIXTURES();
   ReportReader reader = OpenOrDie(Fixture(testing::k2020));
   EXPECT_FALSE(reader.HasTable("PROCESSES"));
   EXPECT_FALSE(reader.HasTable("ENUM_CUDA_MEMCPY_OPER"));
@@ -186,6 +192,7 @@ TEST(ReportReaderTest, Nsys2020LayoutIsHidden) {
 // A file that already has the canonical shape of a table gets no view for it: no cost on the
 // common path.
 TEST(ReportReaderTest, NoViewWhereTheFileIsCanonical) {
+  GSYS_SKIP_WITHOUT_NSYS_FIXTURES();
   ReportReader reader = OpenOrDie(Fixture(testing::k2026));
   EXPECT_EQ(Int(reader.db(),
                 "SELECT count(*) FROM temp.sqlite_master WHERE name IN "
@@ -198,6 +205,7 @@ TEST(ReportReaderTest, NoViewWhereTheFileIsCanonical) {
 }
 
 TEST(ReportReaderTest, SqlFunctionsAreRegistered) {
+  GSYS_SKIP_WITHOUT_NSYS_FIXTURES();
   ReportReader reader = OpenOrDie(Fixture(testing::k2024));
   EXPECT_GT(Int(reader.db(),
                 "SELECT CAST(median(end - start) AS INTEGER) FROM "
@@ -208,6 +216,7 @@ TEST(ReportReaderTest, SqlFunctionsAreRegistered) {
 // Correlation ids repeat across the two processes of the torchrun file: the join scoped by
 // process matches each kernel at most once, the unscoped one does not.
 TEST(ReportReaderTest, CorrelationJoinScopedByProcess) {
+  GSYS_SKIP_WITHOUT_NSYS_FIXTURES();
   ReportReader reader = OpenOrDie(Fixture(testing::k2026));
   const std::string matched =
       "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL AS k WHERE EXISTS (SELECT 1 FROM "

@@ -18,18 +18,23 @@
 //   fdchaos N           N push/pop "a", closes every fd from 3 up and dup2s a pipe onto
 //                       them, then N push/pop "b" (capture must survive and not write
 //                       into the program's descriptors)
-//   osrt                5 x usleep(20000), one mutex lock contended for ~40 ms, 1000 x 1-byte
-//                       reads of /dev/zero
+//   osrt [NS OUT]       5 x usleep(20000), one mutex lock contended for ~40 ms, 1000 x 1-byte
+//                       reads of /dev/zero; with OUT, writes there how many of its lock and
+//                       read calls took NS or longer by its own clock ("LOCKS READS"), the
+//                       most gsys may record with --osrt-threshold NS on a loaded machine
 #include <nvtx3/nvToolsExt.h>
 #include <signal.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <fcntl.h>
 #include <pthread.h>
 
+#include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -271,23 +276,51 @@ int Trigger(int n) {
   return 0;
 }
 
-int Osrt() {
+int64_t MonotonicNs() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+
+// `threshold_ns` > 0: counts the lock and read calls that took at least that long, measured
+// around the call (so never shorter than what gsys measures inside it), into `out`.
+int Osrt(int64_t threshold_ns, const char* out) {
   for (int i = 0; i < 5; ++i) usleep(20000);
   static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
-  pthread_mutex_lock(&mu);
-  std::thread waiter([] {
-    pthread_mutex_lock(&mu);  // contended: waits until main unlocks
+  static std::atomic<int> slow_locks{0};
+  auto timed_lock = [threshold_ns] {
+    int64_t t0 = MonotonicNs();
+    pthread_mutex_lock(&mu);
+    if (threshold_ns > 0 && MonotonicNs() - t0 >= threshold_ns) ++slow_locks;
+  };
+  timed_lock();
+  static std::atomic<bool> waiter_started{false};
+  std::thread waiter([&timed_lock] {
+    waiter_started = true;
+    timed_lock();  // contended: waits until main unlocks
     pthread_mutex_unlock(&mu);
   });
+  // Hold the lock 40 ms from when the waiter runs, not from its creation (which a loaded
+  // machine may delay past 40 ms), so that its lock is contended.
+  while (!waiter_started) std::this_thread::yield();
   std::this_thread::sleep_for(std::chrono::milliseconds(40));
   pthread_mutex_unlock(&mu);
   waiter.join();
   int fd = open("/dev/zero", O_RDONLY);
   char c;
+  int slow_reads = 0;
   for (int i = 0; i < 1000; ++i) {
+    int64_t t0 = MonotonicNs();
     if (read(fd, &c, 1) != 1) return 1;
+    if (threshold_ns > 0 && MonotonicNs() - t0 >= threshold_ns) ++slow_reads;
   }
   close(fd);
+  if (out != nullptr) {
+    FILE* f = std::fopen(out, "w");
+    if (f == nullptr) return 1;
+    std::fprintf(f, "%d %d\n", slow_locks.load(), slow_reads);
+    std::fclose(f);
+  }
   return 0;
 }
 
@@ -332,7 +365,7 @@ int main(int argc, char** argv) {
   if (mode == "windows_child") return WindowsChild(argv[0], arg(3, 5));
   if (mode == "child_part") return ChildPart(arg(2, 5));
   if (mode == "trigger") return Trigger(arg(2, 5));
-  if (mode == "osrt") return Osrt();
+  if (mode == "osrt") return Osrt(argc > 3 ? std::atoll(argv[2]) : 0, argc > 3 ? argv[3] : nullptr);
   if (mode == "fdchaos") return FdChaos(arg(2, 10));
   if (mode == "stdio") {
     std::printf("to stdout line 1\nto stdout line 2\n");

@@ -23,7 +23,7 @@ FormatOptions NoFmt() {
   return options;
 }
 
-// 2025.3.1 console shape (nsys-reference.md §2.2): thousands separators, centred headers.
+// nsys 2025.3.1's console shape, as it prints it: thousands separators, centred headers.
 TEST(ColumnFormatterTest, NvtxSumWithThousandsSeparators) {
   EXPECT_EQ(Column(testing::NvtxSumTable()),
             " Time (%)  Total Time (ns)  Instances    Avg (ns)       Med (ns)      Min (ns)     "
@@ -35,7 +35,7 @@ TEST(ColumnFormatterTest, NvtxSumWithThousandsSeparators) {
 }
 
 // Byte-for-byte the cuda_gpu_mem_time_sum block of the real nsys 2024.6 --stats printout
-// (shared/fixtures/nsys/nsys2024.6-nvfuser-hopper-matmul-nvtx.nsys-stats.txt), which
+// (nsys2024.6-nvfuser-hopper-matmul-nvtx.nsys-stats.txt among the nsys fixtures), which
 // predates thousands separators, so `nofmt`.
 TEST(ColumnFormatterTest, MatchesNsys2024MemTimeSum) {
   ResultTable table;

@@ -21,7 +21,7 @@ std::string Tsv(const ResultTable& table, FormatOptions options = {}) {
   return DelimitedFormatter(std::move(options), true).Format(table);
 }
 
-// The observed 2025.3.1 CSV lines of nsys-reference.md §2.4.1.
+// CSV lines as nsys 2025.3.1 prints them (copied from its output).
 TEST(CsvFormatterTest, MemSizeSumMatchesNsys) {
   EXPECT_EQ(Csv(testing::MemSizeTable()),
             "Total (MB),Count,Avg (MB),Med (MB),Min (MB),Max (MB),StdDev (MB),Operation\n"

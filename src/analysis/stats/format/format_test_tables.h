@@ -20,7 +20,7 @@ inline Column Hidden(std::string label) {
   return {std::move(label), UnitCategory::kDur, "ns", true};
 }
 
-// nvtx_sum: one PushPop range (nsys-reference.md §2.4.1 observed row) and a hidden _Q1.
+// nvtx_sum: one PushPop range (a row as nsys 2025.3.1 prints it) and a hidden _Q1.
 inline ResultTable NvtxSumTable() {
   ResultTable table;
   table.columns = {Ratio("Time"),  Dur("Total Time"), Plain("Instances"), Dur("Avg"),

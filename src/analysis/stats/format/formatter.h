@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Output formats of `gsys stats` (nsys-reference.md §2.2, §2.3, §2.5): column, table, csv,
+// Output formats of `gsys stats` (docs/cli/stats.md, --help-formats): column, table, csv,
 // tsv, json, hdoc, htable. This is the header other modules include.
 #pragma once
 

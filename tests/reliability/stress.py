@@ -132,6 +132,12 @@ def case_overflow():
     _, dropped = exact(r, "s", threads * n, "8 threads x 100000 with 4 KiB buffers")
     if dropped == 0:
         fail("4 KiB buffers did not overflow: the test does not test overflow")
+    # Every verb that reads the report says data was lost, with the remedy (issue 21, item 4).
+    gsys = os.path.join(ARGS.build, "bin", "gsys")
+    for verb in (["stats", "-r", "nvtx_sum"], ["analyze", "-r", "gpu_gaps"]):
+        v = subprocess.run([gsys] + verb + [r], capture_output=True, text=True, timeout=120)
+        if "dropped_records" not in v.stderr or "GSYS_BUFFER_BYTES" not in v.stderr:
+            fail(f"gsys {verb[0]} did not warn about the drops: {v.stderr[-500:]}")
 
 
 def case_procs():

@@ -94,6 +94,21 @@ Result<std::vector<DataProblem>> CheckReportData(ReportReader& reader) {
                                  "(GPU work is matched to the earliest)"});
     }
   }
+  // What the capture could not keep (GSYS_DIAGNOSTICS' data-loss and error counters): a run
+  // that dropped most of its records must not give a normal-looking page.
+  if (reader.HasTable("GSYS_DIAGNOSTICS")) {
+    GSYS_ASSIGN_OR_RETURN(
+        Statement diag,
+        reader.db().Prepare("SELECT name, value, coalesce(help, '') FROM GSYS_DIAGNOSTICS WHERE "
+                            "severity IN ('data_loss', 'error') AND value > 0 ORDER BY name"));
+    for (;;) {
+      GSYS_ASSIGN_OR_RETURN(bool row, diag.Step());
+      if (!row) break;
+      std::string name(diag.ColumnText(0));
+      std::string what = name + " (capture data lost: " + std::string(diag.ColumnText(2));
+      problems.push_back({diag.ColumnInt(1), what + ")"});
+    }
+  }
   return problems;
 }
 

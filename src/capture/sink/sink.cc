@@ -567,12 +567,14 @@ void* WriterMain(void*) {
     timespec timeout{static_cast<time_t>(interval / 1000000000), static_cast<long>(interval % 1000000000)};
     syscall(SYS_futex, &g.wake_word, FUTEX_WAIT_PRIVATE, seen, &timeout, nullptr, 0);
     bool final = g.final_word.load(std::memory_order_acquire) == 1;
+    // Records emitted from now on are counted, not kept (EmitRecord): set before the drain so
+    // none lands in a buffer already drained.
+    if (final) g_sink_closed.store(true, std::memory_order_release);
     if (LockDrain(false)) {
       DrainLocked(final);
       UnlockDrain();
     }
     if (final) {
-      g_sink_closed.store(true, std::memory_order_release);
       g.final_word.store(2, std::memory_order_release);
       syscall(SYS_futex, &g.final_word, FUTEX_WAKE_PRIVATE, 1, nullptr, nullptr, 0);
     }
@@ -762,11 +764,13 @@ void SinkFlush(bool final) {
   sigpending(&pending_before);
   if (final && FinalFlushByWriter()) {
     // done on the writer thread, through its own descriptor
-  } else if (LockDrain(true)) {
-    DrainLocked(final);
-    UnlockDrain();
+  } else {
     // Records other threads emit from now on are counted, not kept (EmitRecord).
     if (final) g_sink_closed.store(true, std::memory_order_release);
+    if (LockDrain(true)) {
+      DrainLocked(final);
+      UnlockDrain();
+    }
   }
   // A write past RLIMIT_FSIZE raises SIGXFSZ on the writing thread, whose default action
   // kills the process: a signal our own write caused must not reach the program.

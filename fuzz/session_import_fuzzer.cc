@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: Apache-2.0
+// Fuzz target: `gsys import` of a whole hostile session directory (issue 17): the input lays
+// out session.meta, a control page, stop markers, capture logs, several raw streams and
+// entries named like streams that are not regular files (FIFO, directory, symlink). The
+// importer must neither crash nor hang (a FIFO must not block it) and counts what it skips.
+//
+// Input: byte 0 = flags (bit 0: a FIFO stream, 1: a directory stream, 2: a symlink stream,
+// 3: a symlink session.meta, 4: repair stream checksums), then parts separated by the line
+// "--part--": session.meta, control, a stop marker's content, a log, then up to 4 streams.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "format/chunk.h"
+#include "format/crc32c.h"
+#include "fuzz/fuzz_util.h"
+#include "report/import/importer.h"
+
+namespace {
+
+std::vector<std::string_view> Parts(std::string_view in) {
+  std::vector<std::string_view> parts;
+  constexpr std::string_view kSep = "\n--part--\n";
+  for (;;) {
+    size_t at = in.find(kSep);
+    parts.push_back(in.substr(0, at));
+    if (at == std::string_view::npos || parts.size() == 8) break;
+    in.remove_prefix(at + kSep.size());
+  }
+  return parts;
+}
+
+void RepairChecksums(std::string* bytes) {
+  using gsys::format::ChunkHeader;
+  for (size_t pos = 0; pos + sizeof(ChunkHeader) <= bytes->size(); pos += 8) {
+    ChunkHeader h;
+    std::memcpy(&h, bytes->data() + pos, sizeof(h));
+    if (h.magic != gsys::format::kChunkMagic) continue;
+    size_t begin = pos + h.header_size;
+    if (h.header_size >= sizeof(ChunkHeader) && begin <= bytes->size() &&
+        h.payload_size <= bytes->size() - begin) {
+      h.payload_crc = gsys::format::Crc32c(bytes->data() + begin, h.payload_size);
+    }
+    h.header_crc = gsys::format::Crc32c(&h, offsetof(ChunkHeader, header_crc));
+    std::memcpy(bytes->data() + pos, &h, sizeof(h));
+  }
+}
+
+void Write(const std::string& path, std::string_view data) {
+  gsys::fuzz::WriteFile(path, reinterpret_cast<const uint8_t*>(data.data()), data.size());
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  if (size == 0) return 0;
+  const uint8_t flags = data[0];
+  std::vector<std::string_view> parts =
+      Parts(std::string_view(reinterpret_cast<const char*>(data) + 1, size - 1));
+  const std::string session = gsys::fuzz::ScratchDir() + "/s.gsys-session";
+  std::error_code ec;
+  std::filesystem::remove_all(session, ec);
+  std::filesystem::create_directories(session, ec);
+  auto part = [&](size_t i) { return i < parts.size() ? parts[i] : std::string_view(); };
+  if ((flags & 8) != 0) {
+    symlink("/dev/zero", (session + "/session.meta").c_str());
+  } else if (!part(0).empty()) {
+    Write(session + "/session.meta", part(0));
+  }
+  if (!part(1).empty()) Write(session + "/control", part(1));
+  if (!part(2).empty()) Write(session + "/100-1.stopped-disk-reserve", part(2));
+  if (!part(3).empty()) Write(session + "/log-100.txt", part(3));
+  for (size_t i = 4; i < parts.size(); ++i) {
+    std::string bytes(parts[i]);
+    if ((flags & 16) != 0) RepairChecksums(&bytes);
+    Write(session + "/" + std::to_string(100 + i) + "-" + std::to_string(i) + ".gsysraw", bytes);
+  }
+  if ((flags & 1) != 0) mkfifo((session + "/7-1.gsysraw").c_str(), 0600);
+  if ((flags & 2) != 0) mkdir((session + "/7-2.gsysraw").c_str(), 0700);
+  if ((flags & 4) != 0) symlink(session.c_str(), (session + "/7-3.gsysraw").c_str());
+  gsys::report::ImportOptions o;
+  o.session_dir = session;
+  o.output_path = gsys::fuzz::ScratchDir() + "/r.gsys-rep";
+  o.force_overwrite = true;
+  auto result = gsys::report::ImportSession(o);
+  (void)result;
+  return 0;
+}

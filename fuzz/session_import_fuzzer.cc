@@ -18,8 +18,7 @@
 #include <string_view>
 #include <vector>
 
-#include "format/chunk.h"
-#include "format/crc32c.h"
+#include "fuzz/chunk_repair.h"
 #include "fuzz/fuzz_util.h"
 #include "report/import/importer.h"
 
@@ -35,22 +34,6 @@ std::vector<std::string_view> Parts(std::string_view in) {
     in.remove_prefix(at + kSep.size());
   }
   return parts;
-}
-
-void RepairChecksums(std::string* bytes) {
-  using gsys::format::ChunkHeader;
-  for (size_t pos = 0; pos + sizeof(ChunkHeader) <= bytes->size(); pos += 8) {
-    ChunkHeader h;
-    std::memcpy(&h, bytes->data() + pos, sizeof(h));
-    if (h.magic != gsys::format::kChunkMagic) continue;
-    size_t begin = pos + h.header_size;
-    if (h.header_size >= sizeof(ChunkHeader) && begin <= bytes->size() &&
-        h.payload_size <= bytes->size() - begin) {
-      h.payload_crc = gsys::format::Crc32c(bytes->data() + begin, h.payload_size);
-    }
-    h.header_crc = gsys::format::Crc32c(&h, offsetof(ChunkHeader, header_crc));
-    std::memcpy(bytes->data() + pos, &h, sizeof(h));
-  }
 }
 
 void Write(const std::string& path, std::string_view data) {
@@ -79,7 +62,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!part(3).empty()) Write(session + "/log-100.txt", part(3));
   for (size_t i = 4; i < parts.size(); ++i) {
     std::string bytes(parts[i]);
-    if ((flags & 16) != 0) RepairChecksums(&bytes);
+    if ((flags & 16) != 0) {
+      gsys::fuzz::RepairChunkChecksums(reinterpret_cast<uint8_t*>(bytes.data()), bytes.size());
+    }
     Write(session + "/" + std::to_string(100 + i) + "-" + std::to_string(i) + ".gsysraw", bytes);
   }
   if ((flags & 1) != 0) mkfifo((session + "/7-1.gsysraw").c_str(), 0600);

@@ -9,33 +9,15 @@
 #include <vector>
 
 #include "format/chunk.h"
-#include "format/crc32c.h"
+#include "fuzz/chunk_repair.h"
 #include "format/record.h"
 #include "format/stream_reader.h"
 
-namespace {
-
-void RepairChecksums(std::vector<uint8_t>* bytes) {
-  using gsys::format::ChunkHeader;
-  for (size_t pos = 0; pos + sizeof(ChunkHeader) <= bytes->size(); pos += 8) {
-    ChunkHeader h;
-    std::memcpy(&h, bytes->data() + pos, sizeof(h));
-    if (h.magic != gsys::format::kChunkMagic) continue;
-    size_t begin = pos + h.header_size;
-    if (h.header_size >= sizeof(ChunkHeader) && begin <= bytes->size() &&
-        h.payload_size <= bytes->size() - begin) {
-      h.payload_crc = gsys::format::Crc32c(bytes->data() + begin, h.payload_size);
-    }
-    h.header_crc = gsys::format::Crc32c(&h, offsetof(ChunkHeader, header_crc));
-    std::memcpy(bytes->data() + pos, &h, sizeof(h));
-  }
-}
-
-}  // namespace
-
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::vector<uint8_t> bytes(data, data + size);
-  if (size > 0 && (data[0] & 1) != 0) RepairChecksums(&bytes);
+  if (size > 0 && (data[0] & 1) != 0) {
+    gsys::fuzz::RepairChunkChecksums(bytes.data(), bytes.size());
+  }
   auto file = gsys::format::StreamFile::FromBytes(bytes.data(), bytes.size());
   uint64_t sink = 0;
   for (const auto& chunk : file.chunks()) {

@@ -319,6 +319,7 @@ Result<int> ProfileCommand::Run(const std::vector<std::string>& args) {
     if (colon != std::string::npos) run.max_ranges = static_cast<int>(ParseInt64(c.capture_range_end.substr(colon + 1)).value_or(0));
     return RunRepeatedRanges(std::move(run), std::move(*control));
   }
+  if (!plan.stop_on_exit) HoldEndingSignals();
   auto launched = launcher::Launch(plan.launch, OnStarted, &plan);
   if (!launched.ok()) {
     sampler.Stop();

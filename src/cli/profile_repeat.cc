@@ -52,6 +52,7 @@ Result<int> RunRepeatedRanges(RepeatRun run, serving::ControlFile control) {
   run.launch.on_other_child = [&](pid_t pid, int code) {
     if (live) live->OnChildExit(pid, code);
   };
+  if (run.linger) HoldEndingSignals();
   auto launched = launcher::Launch(run.launch, run.on_started, run.context);
   if (!launched.ok()) return launched.status();
   if (run.launch.show_output) BeginOwnStderrLine();

@@ -33,4 +33,11 @@ int64_t LingerUntil(int64_t deadline_ns, const std::string& stop_file) {
   return now;
 }
 
+void HoldEndingSignals() {
+  sigset_t ending;
+  sigemptyset(&ending);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&ending, sig);
+  sigprocmask(SIG_BLOCK, &ending, nullptr);
+}
+
 }  // namespace gsys::cli

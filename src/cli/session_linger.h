@@ -15,4 +15,10 @@ namespace gsys::cli {
 // Returns the monotonic time at which the wait ended.
 int64_t LingerUntil(int64_t deadline_ns, const std::string& stop_file);
 
+// Called before launcher::Launch when the session will linger: keeps SIGINT/SIGTERM/SIGHUP
+// blocked from then on, so one that arrives between the target's end and LingerUntil waits for
+// it instead of killing gsys (Launch restores the mask it found). The target's own mask is the
+// one gsys inherited (launcher/inherited_signals.h).
+void HoldEndingSignals();
+
 }  // namespace gsys::cli

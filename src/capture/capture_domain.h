@@ -5,7 +5,7 @@
 // lifecycle, so adding CUPTI capture is one new class plus one line in entry/domains.cc.
 //
 // Threading: Start/Stop/OnFork* run on whichever thread initializes, exits or forks; hot-path
-// callbacks are the domain's own business and must follow design.md decision 2.
+// callbacks are the domain's own business and must follow docs/architecture.md, decision 2.
 #pragma once
 
 #include "capture/entry/env.h"

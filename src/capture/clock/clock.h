@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Clocks of the capture library (design.md decision 3). Events carry "ticks": the TSC on x86
+// Clocks of the capture library (docs/architecture.md, decision 3).
+// Events carry "ticks": the TSC on x86
 // hosts with an invariant TSC (a few ns to read, unlike clock_gettime in many VMs), else
 // CLOCK_MONOTONIC ns. The writer records (ticks, CLOCK_MONOTONIC ns) pairs in the stream
 // (format kClockSync) and the importer converts, so reports stay in CLOCK_MONOTONIC ns.

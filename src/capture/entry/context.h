@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The one process-wide context of the capture library (style.md §9.8), created at injection:
+// The one process-wide context of the capture library (CONTRIBUTING.md §3), created at injection:
 // the parsed configuration and the lifecycle flags. Everything else reaches settings from here.
 #pragma once
 

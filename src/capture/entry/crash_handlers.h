@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Fatal-signal flush (design.md decision 4). Every signal whose default action ends the process
+// Fatal-signal flush (docs/architecture.md, decision 4).
+// Every signal whose default action ends the process
 // (SIGHUP, SIGINT, SIGQUIT, SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE, SIGUSR1, SIGSEGV, SIGUSR2,
 // SIGPIPE, SIGALRM, SIGTERM, SIGSTKFLT, SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF, SIGIO, SIGPWR,
 // SIGSYS and the real-time signals) and that the program leaves at SIG_DFL gets a handler that

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// The program's view of its signal dispositions (design.md decision 4). gsys installs handlers
+// The program's view of its signal dispositions (docs/architecture.md, decision 4).
+// gsys installs handlers
 // of its own (the fatal-signal flush, the sampler's real-time signal), but the program must see
 // exactly what it would see without gsys: Python installs its KeyboardInterrupt handler only
 // where it finds SIGINT at SIG_DFL, and `signal.getsignal` returns None for a handler it does

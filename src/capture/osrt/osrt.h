@@ -2,7 +2,7 @@
 // OS-runtime capture: interposed libc/pthread functions (LD_PRELOAD) time the calls where a
 // host thread waits and record those at or above --osrt-threshold.
 //
-// Rules every wrapper follows (style.md §2): the real function is resolved once with
+// Rules every wrapper follows (CONTRIBUTING.md §3): the real function is resolved once with
 // dlsym(RTLD_NEXT) and cached; a thread-local guard makes calls made by gsys itself (and calls
 // nested inside another wrapped call) pass straight through; errno is preserved; the
 // uncontended fast path of a lock costs one try-lock, with no clock read.

@@ -6,7 +6,7 @@
 // with release by the producer, `tail_` by the consumer. A record never wraps: when it does not
 // fit before the end of the ring, the producer writes a pad header (kind kPad, size 0) meaning
 // "skip to the start". When the ring is full the record is dropped and counted, never waited
-// for (design.md decision 2). The first record that fits after a drop is preceded by a
+// for (docs/architecture.md, decision 2). The first record that fits after a drop is preceded by a
 // kThreadGap record, so the importer never pairs a push with a pop across lost records.
 #pragma once
 

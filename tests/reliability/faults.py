@@ -723,7 +723,14 @@ def case_output_readonly():
     p = subprocess.Popen([gsys_bin, "profile", "-o", os.path.join(d, "r")] + cmd,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                          preexec_fn=demote)
-    time.sleep(0.25)
+    # Make the directory read-only once the capture runs (the session is set up), not after a
+    # fixed time: a slow start (ASan, a loaded machine) met the check of the directory first.
+    meta = os.path.join(d, "r.gsys-session", "session.meta")
+    for _ in range(600):
+        if os.path.exists(meta) or p.poll() is not None:
+            break
+        time.sleep(0.05)
+    time.sleep(0.1)  # the first program is running its ranges
     for name in os.listdir(d):
         os.chmod(os.path.join(d, name), 0o555)
     os.chmod(d, 0o555)

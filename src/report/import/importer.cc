@@ -388,8 +388,9 @@ Result<ImportSummary> ImportSession(const ImportOptions& options) {
     }
   }
   // The window to keep, session-relative (window_filter.h: range windows snap to their records).
-  int64_t window_start = options.window_start_ns - origin_mono;
-  int64_t window_end = options.window_end_ns - origin_mono;
+  // session.meta is untrusted: its origin may be any 64-bit value (fuzz/session_import_fuzzer).
+  int64_t window_start = SaturatingSub(options.window_start_ns, origin_mono);
+  int64_t window_end = SaturatingSub(options.window_end_ns, origin_mono);
   if (options.window_end_ns > 0) {
     SnapWindowToRecords(totals.windows, &window_start, &window_end);
     GSYS_RETURN_IF_ERROR(writer->FlushPending());

@@ -61,6 +61,9 @@ const std::vector<FlagSpec>& RecipeFlags() {
       {"tolerance", 0, FlagValue::kRequired, "PCT",
        "diff: changes within this % count as unchanged (default 0)."},
       {"csv", 0, FlagValue::kNone, "", "Accepted for nsys compatibility (CSV is always written)."},
+      {"csv-raw", 0, FlagValue::kNone, "",
+       "Write text values starting with = + - @ as they are. By default they\n"
+       "get a leading ' so that spreadsheets do not run them as formulas."},
       {"quiet", 'q', FlagValue::kNone, "", "No progress bar and no summary."},
       {"help-recipes", 0, FlagValue::kOptional, "NAME|ALL", "List recipes, or describe one."},
       {"help", 'h', FlagValue::kNone, "", "Show this help."},
@@ -210,10 +213,11 @@ class RecipeCommand : public Subcommand {
                                       : UsableCpus()));
     bool force = flags.Bool("force-overwrite", false);
     bool quiet = flags.Has("quiet");
+    rc::CsvText text = flags.Has("csv-raw") ? rc::CsvText::kAsIs : rc::CsvText::kNeutralised;
     std::string pattern = flags.Last("output").value_or(recipe->name() + "-%n");
     if (recipe->name() == "diff" && inputs.size() == 2 && rc::IsRecipeOutputDir(inputs[0]) &&
         rc::IsRecipeOutputDir(inputs[1])) {
-      return DiffOutputs(*recipe, inputs, options, pattern, force, quiet, args);
+      return DiffOutputs(*recipe, inputs, options, pattern, force, quiet, text, args);
     }
     rc::RunRequest request;
     request.recipe = recipe;
@@ -238,7 +242,7 @@ class RecipeCommand : public Subcommand {
     for (const rc::RankInfo& rank : run->ranks) PrintDataWarnings(rank.data_warnings);
     GSYS_ASSIGN_OR_RETURN(auto files,
                           rc::WriteOutputDir(dir, force, *recipe, run.value(),
-                                             "gsys recipe " + Join(args, " ")));
+                                             "gsys recipe " + Join(args, " "), text));
     if (!quiet) PrintOut(RecipeSummaryText(*recipe, run.value(), dir, files));
     return 0;
   }
@@ -247,14 +251,15 @@ class RecipeCommand : public Subcommand {
   // diff of two recipe output directories: no report is read.
   static Result<int> DiffOutputs(const rc::Recipe& recipe, const std::vector<std::string>& inputs,
                                  const rc::RecipeOptions& options, const std::string& pattern,
-                                 bool force, bool quiet, const std::vector<std::string>& args) {
+                                 bool force, bool quiet, rc::CsvText text,
+                                 const std::vector<std::string>& args) {
     GSYS_ASSIGN_OR_RETURN(std::string dir, ExpandOutputPattern(pattern));
     GSYS_RETURN_IF_ERROR(rc::CheckOutputDir(dir, force));
     rc::RecipeRun run;
     GSYS_ASSIGN_OR_RETURN(run.result, rc::DiffRecipeOutputs(inputs[0], inputs[1],
                                                             options.tolerance, &run.ranks));
     GSYS_ASSIGN_OR_RETURN(auto files, rc::WriteOutputDir(dir, force, recipe, run,
-                                                         "gsys recipe " + Join(args, " ")));
+                                                         "gsys recipe " + Join(args, " "), text));
     if (!quiet) PrintOut(RecipeSummaryText(recipe, run, dir, files));
     return 0;
   }

@@ -16,9 +16,10 @@ writes, and checks that gsys ends, says what it cannot trust, and invents nothin
   data_warnings         kernels that end before they start, a kernel name missing from StringIds,
                         an NVTX range that ends before it starts: stats, analyze, summary, recipe
                         and export each print one warning line per kind; a sound report none
-  csv_formulas          kernel names starting with = + - @: stats -f csv and export -t csv
-                        prefix them with ' (numbers, also negative ones, unchanged);
-                        -f csv:raw and --csv-raw write them as they are
+  csv_formulas          kernel names starting with = + - @: stats -f csv and -f tsv, export -t
+                        csv and recipe's CSVs prefix them with ' (numbers, also negative ones,
+                        unchanged), recipe diff reads them back as the names they are;
+                        -f csv:raw, -f tsv:raw and --csv-raw write them as they are
 
 A generous timeout catches hangs; nothing is timed.
 
@@ -258,7 +259,39 @@ def case_csv_formulas():
             rows = list(csv.reader(f))
         if any(cell.startswith("'") for row in rows for cell in row):
             fail(f"export {flags}: an integer cell was prefixed")
-    print("csv: formula-like names prefixed with ', numbers unchanged, raw modes as they are")
+    for fmt, expect in (("tsv", safe), ("tsv:raw", {n: n for n in NAMES})):
+        p = ok(gsys("stats", "-r", "cuda_gpu_kern_sum", "-f", fmt, path), "stats -f " + fmt)
+        lines = p.stdout.splitlines()
+        head = next(i for i, line in enumerate(lines) if line.startswith("Time (%)\t"))
+        rows = [line.split("\t") for line in lines[head:] if "\t" in line]
+        names = sorted(r[rows[0].index("Name")] for r in rows[1:])
+        if names != sorted(expect.values()):
+            fail(f"-f {fmt}: names {names}, want {sorted(expect.values())}")
+    # The recipe leaves out kernels that end before they start, so it reads a report without one.
+    sound = report("formulas_sound", build)
+    for flags, expect in (([], safe), (["--csv-raw"], {n: n for n in NAMES})):
+        out = os.path.join(TMP, "formulas_recipe" + "".join(flags))
+        ok(gsys("recipe", "cuda_gpu_kern_sum", "-q", "--output", out, *flags, sound),
+           "recipe " + " ".join(flags))
+        with open(os.path.join(out, "all_stats.csv"), newline="") as f:
+            rows = list(csv.reader(f))
+        names = sorted(r[rows[0].index("Name")] for r in rows[1:])
+        if names != sorted(expect.values()):
+            fail(f"recipe {flags}: names {names}, want {sorted(expect.values())}")
+        if any(cell.startswith("'") for r in rows[1:] for cell in r[1:]):
+            fail(f"recipe {flags}: a numeric cell was prefixed: {rows}")
+    # diff reads a neutralised output as the names it holds: against the raw output every
+    # kernel is the same, none added or removed.
+    out = os.path.join(TMP, "formulas_diff")
+    ok(gsys("recipe", "diff", "-q", "--output", out, os.path.join(TMP, "formulas_recipe"),
+            os.path.join(TMP, "formulas_recipe--csv-raw")), "recipe diff")
+    with open(os.path.join(out, "diff.csv"), newline="") as f:
+        rows = list(csv.reader(f))
+    status = sorted((r[rows[0].index("Name")], r[rows[0].index("Status")]) for r in rows[1:])
+    if status != sorted((n, "same") for n in safe.values()):
+        fail(f"recipe diff of neutralised vs raw output: {status}")
+    print("csv/tsv: formula-like names prefixed with ', numbers unchanged, raw modes as they are,"
+          " recipe diff reads them back")
 
 
 def main():

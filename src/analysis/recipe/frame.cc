@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "common/csv_field.h"
 #include "common/strings.h"
 
 namespace gsys::analysis::recipe {
@@ -35,21 +36,18 @@ std::string CellText(const Cell& cell) {
 
 namespace {
 
-void AppendField(std::string* out, const std::string& text) {
-  if (text.find_first_of(",\"\n\r") == std::string::npos) {
-    *out += text;
-    return;
-  }
-  *out += '"';
-  for (char c : text) {
-    if (c == '"') *out += '"';
-    *out += c;
-  }
-  *out += '"';
+// Numbers never look formula-like (IsFormulaLike leaves "-5" alone), so neutralising every cell
+// is the same as neutralising the text cells only.
+void AppendField(std::string* out, std::string_view text, CsvText mode) {
+  AppendCsvField(*out, text, mode == CsvText::kNeutralised);
 }
 
-Cell ParseField(const std::string& text, bool quoted) {
+Cell ParseField(const std::string& text, bool quoted, CsvText written) {
   if (text.empty() && !quoted) return std::monostate{};
+  if (written == CsvText::kNeutralised && text.size() > 1 && text[0] == '\'' &&
+      IsFormulaLike(std::string_view(text).substr(1))) {
+    return text.substr(1);
+  }
   if (quoted) return text;
   if (auto i = ParseInt64(text)) return *i;
   bool numeric = text.find_first_not_of("0123456789.-e+") == std::string::npos &&
@@ -64,30 +62,62 @@ Cell ParseField(const std::string& text, bool quoted) {
 
 }  // namespace
 
-std::string ToCsv(const Frame& frame) {
+std::string ToCsv(const Frame& frame, CsvText text) {
   std::string out;
   for (size_t c = 0; c < frame.columns.size(); ++c) {
     if (c) out += ',';
-    AppendField(&out, frame.columns[c]);
+    AppendField(&out, frame.columns[c], CsvText::kAsIs);
   }
   out += '\n';
-  for (const auto& row : frame.rows) AppendCsvRow(&out, row);
+  for (const auto& row : frame.rows) AppendCsvRow(&out, row, nullptr, text);
   return out;
 }
 
-void AppendCsvRow(std::string* out, const std::vector<Cell>& row, const int64_t* rank) {
+void AppendCsvRow(std::string* out, const std::vector<Cell>& row, const int64_t* rank,
+                  CsvText text) {
   if (rank) {
     *out += std::to_string(*rank);
     if (!row.empty()) *out += ',';
   }
   for (size_t c = 0; c < row.size(); ++c) {
     if (c) *out += ',';
-    AppendField(out, CellText(row[c]));
+    AppendField(out, CellText(row[c]), text);
   }
   *out += '\n';
 }
 
-Result<Frame> ParseCsv(std::string_view text) {
+void AppendNeutralisedRecord(std::string* out, std::string_view record) {
+  std::string field;
+  bool in_quotes = false, first = true;
+  auto end_field = [&] {
+    if (!first) *out += ',';
+    AppendField(out, field, CsvText::kNeutralised);
+    field.clear();
+    first = false;
+  };
+  for (size_t i = 0; i < record.size(); ++i) {
+    char c = record[i];
+    if (in_quotes) {
+      if (c == '"' && i + 1 < record.size() && record[i + 1] == '"') {
+        field += '"';
+        ++i;
+      } else if (c == '"') {
+        in_quotes = false;
+      } else {
+        field += c;
+      }
+    } else if (c == '"') {
+      in_quotes = true;
+    } else if (c == ',') {
+      end_field();
+    } else {
+      field += c;
+    }
+  }
+  end_field();
+}
+
+Result<Frame> ParseCsv(std::string_view text, CsvText written) {
   Frame frame;
   std::vector<Cell> row;
   std::string field;
@@ -96,7 +126,7 @@ Result<Frame> ParseCsv(std::string_view text) {
     if (header) {
       frame.columns.push_back(field);
     } else {
-      row.push_back(ParseField(field, quoted));
+      row.push_back(ParseField(field, quoted, written));
     }
     field.clear();
     quoted = false;

@@ -30,14 +30,24 @@ using Bundle = std::map<std::string, Frame>;
 // CSV text of one cell: integers as is, doubles in their shortest round-trip form with at
 // least one decimal ("12.5", "3.0"), text as is, NULL and NaN as empty.
 std::string CellText(const Cell& cell);
+// How cell text is written: as it is (the spill files, read back by gsys), or with the formula-like
+// cells a spreadsheet would run prefixed by "'" (common/csv_field.h; the user's output files).
+enum class CsvText { kAsIs, kNeutralised };
+
 // RFC 4180 CSV: a header line, then one line per row; fields with ',', '"' or a newline are
-// quoted. Lines end with "\n".
-std::string ToCsv(const Frame& frame);
+// quoted. Lines end with "\n". The header is never neutralised.
+std::string ToCsv(const Frame& frame, CsvText text = CsvText::kAsIs);
 // One CSV line of ToCsv's (ends with "\n"); `rank`, when given, is written as a first field.
-void AppendCsvRow(std::string* out, const std::vector<Cell>& row, const int64_t* rank = nullptr);
+void AppendCsvRow(std::string* out, const std::vector<Cell>& row, const int64_t* rank = nullptr,
+                  CsvText text = CsvText::kAsIs);
+// `record` (one CSV line without its "\n", as AppendCsvRow wrote it with kAsIs) rewritten as
+// kNeutralised would have written it; appended to `out`.
+void AppendNeutralisedRecord(std::string* out, std::string_view record);
 // Parses CSV written by ToCsv (or any RFC 4180 file): every cell comes back as text, except
 // integers (all digits, optional '-') as int64 and decimals as double; empty fields as NULL.
-Result<Frame> ParseCsv(std::string_view text);
+// With kNeutralised the file is taken as written that way: a "'" in front of a formula-like
+// text is removed again.
+Result<Frame> ParseCsv(std::string_view text, CsvText written = CsvText::kAsIs);
 
 // numpy's round(x, 1): half to even on the scaled value.
 double Round1(double x);

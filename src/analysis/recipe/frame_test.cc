@@ -35,6 +35,43 @@ TEST(FrameTest, CsvRoundTrips) {
   EXPECT_EQ(std::get<std::string>(parsed->rows[2][0]), "line\nbreak");
 }
 
+// The user's output CSVs get OWASP's leading quote on formula-like text; numbers never change,
+// a spilled record rewritten later is byte-identical to the row written neutralised at once,
+// and reading a neutralised file gives the original text back.
+TEST(FrameTest, NeutralisedCsvPrefixesFormulaTextOnly) {
+  Frame f;
+  f.columns = {"=Name", "Value"};
+  f.rows.push_back({std::string("=HYPERLINK(\"http://x\",\"y\")"), int64_t{-5}});
+  f.rows.push_back({std::string("--layer:/fc"), -1.5});
+  f.rows.push_back({std::string("@SUM(A1)"), std::string("-5")});
+  f.rows.push_back({std::string("plain"), std::monostate{}});
+  const std::string neutralised = ToCsv(f, CsvText::kNeutralised);
+  EXPECT_EQ(neutralised,
+            "=Name,Value\n\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\",-5\n'--layer:/fc,-1.5\n"
+            "'@SUM(A1),-5\nplain,\n");
+  std::string raw = ToCsv(f);
+  EXPECT_EQ(raw.substr(0, raw.find("\n")), "=Name,Value");
+  EXPECT_NE(raw, neutralised);
+  std::string rewritten = "=Name,Value\n";
+  size_t begin = raw.find('\n') + 1;
+  for (size_t end; (end = raw.find('\n', begin)) != std::string::npos; begin = end + 1) {
+    // No record of this frame holds a line break, so lines are records.
+    AppendNeutralisedRecord(&rewritten, std::string_view(raw).substr(begin, end - begin));
+    rewritten += '\n';
+  }
+  EXPECT_EQ(rewritten, neutralised);
+  auto back = ParseCsv(neutralised, CsvText::kNeutralised);
+  ASSERT_TRUE(back.ok());
+  ASSERT_EQ(back->rows.size(), 4u);
+  EXPECT_EQ(std::get<std::string>(back->rows[0][0]), "=HYPERLINK(\"http://x\",\"y\")");
+  EXPECT_EQ(std::get<std::string>(back->rows[1][0]), "--layer:/fc");
+  EXPECT_EQ(std::get<std::string>(back->rows[2][0]), "@SUM(A1)");
+  EXPECT_EQ(std::get<int64_t>(back->rows[2][1]), -5);
+  auto as_is = ParseCsv(neutralised);
+  ASSERT_TRUE(as_is.ok());
+  EXPECT_EQ(std::get<std::string>(as_is->rows[2][0]), "'@SUM(A1)");
+}
+
 TEST(FrameTest, BundleEncodingIsLossless) {
   Bundle b{{"t", Sample()}, {"empty", Frame{}}};
   auto back = DecodeBundle(EncodeBundle(b));

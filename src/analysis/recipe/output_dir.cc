@@ -45,16 +45,32 @@ Status WriteFile(const fs::path& path, const std::string& text) {
   return OkStatus();
 }
 
-// A table's CSV: the header and in-memory rows, then its spilled parts' bytes in order.
-Status WriteTable(const fs::path& path, const OutputTable& table) {
-  GSYS_RETURN_IF_ERROR(WriteFile(path, ToCsv(table.frame)));
+// A table's CSV: the header and in-memory rows, then its spilled parts' records in order (the
+// parts are written as they are; neutralised here when `text` asks for it).
+Status WriteTable(const fs::path& path, const OutputTable& table, CsvText text) {
+  GSYS_RETURN_IF_ERROR(WriteFile(path, ToCsv(table.frame, text)));
   if (table.parts.empty()) return OkStatus();
   std::FILE* out = std::fopen(path.c_str(), "ab");
   if (!out) return Error(StatusCode::kIoError, "recipe: cannot write '" + path.string() + "'");
   Status s = OkStatus();
-  for (const std::string& part : table.parts) {
-    s = AppendFileTo(out, part);
-    if (!s.ok()) break;
+  if (text == CsvText::kAsIs) {
+    for (const std::string& part : table.parts) {
+      s = AppendFileTo(out, part);
+      if (!s.ok()) break;
+    }
+  } else {
+    std::string line;
+    bool written = true;
+    s = ForEachRecord(table.parts, [&](const std::string& record) {
+      line.clear();
+      AppendNeutralisedRecord(&line, record);
+      line += '\n';
+      written = std::fwrite(line.data(), 1, line.size(), out) == line.size();
+      return written;
+    });
+    if (s.ok() && !written) {
+      s = Error(StatusCode::kIoError, "recipe: cannot write '" + path.string() + "'");
+    }
   }
   if (std::fclose(out) != 0 && s.ok()) {
     s = Error(StatusCode::kIoError, "recipe: cannot write '" + path.string() + "'");
@@ -114,7 +130,7 @@ html::Page RecipePage(const Recipe& recipe, const RecipeRun& run) {
 
 Result<std::vector<std::string>> WriteOutputDir(const std::string& dir, bool force,
                                                 const Recipe& recipe, const RecipeRun& run,
-                                                const std::string& command_line) {
+                                                const std::string& command_line, CsvText text) {
   GSYS_RETURN_IF_ERROR(CheckOutputDir(dir, force));
   std::error_code ec;
   fs::path final_path = fs::absolute(dir, ec);
@@ -127,11 +143,11 @@ Result<std::vector<std::string>> WriteOutputDir(const std::string& dir, bool for
   std::vector<std::string> written;
   bool sets = std::any_of(run.ranks.begin(), run.ranks.end(),
                           [](const RankInfo& r) { return r.set != 0; });
-  Status s = WriteFile(tmp / "files.csv", ToCsv(FilesFrame(run.ranks, sets)));
+  Status s = WriteFile(tmp / "files.csv", ToCsv(FilesFrame(run.ranks, sets), text));
   written.push_back("files.csv");
   for (const OutputTable& t : run.result.tables) {
     if (!s.ok()) break;
-    s = WriteTable(tmp / (t.name + ".csv"), t);
+    s = WriteTable(tmp / (t.name + ".csv"), t, text);
     written.push_back(t.name + ".csv");
   }
   std::string page_name = recipe.name() + ".html";

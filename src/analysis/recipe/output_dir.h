@@ -16,10 +16,11 @@ namespace gsys::analysis::recipe {
 Status CheckOutputDir(const std::string& dir, bool force);
 
 // Writes the output of `run` into `dir` through a temporary sibling directory renamed into
-// place, so a failure leaves no partial output. Returns the file names written (sorted).
+// place, so a failure leaves no partial output. Returns the file names written (sorted). `text`:
+// the CSVs' text cells as they are, or neutralised for spreadsheets (frame.h).
 Result<std::vector<std::string>> WriteOutputDir(const std::string& dir, bool force,
                                                 const Recipe& recipe, const RecipeRun& run,
-                                                const std::string& command_line);
+                                                const std::string& command_line, CsvText text);
 
 // The page of `run` (title, the recipe's blocks, notes, the files index).
 html::Page RecipePage(const Recipe& recipe, const RecipeRun& run);

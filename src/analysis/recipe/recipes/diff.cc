@@ -202,7 +202,7 @@ Result<RecipeResult> DiffRecipeOutputs(const std::string& a, const std::string& 
   for (int s = 0; s < 2; ++s) {
     std::filesystem::path dir(dirs[s]);
     GSYS_ASSIGN_OR_RETURN(std::string files_text, ReadText(dir / "files.csv"));
-    GSYS_ASSIGN_OR_RETURN(Frame files, ParseCsv(files_text));
+    GSYS_ASSIGN_OR_RETURN(Frame files, ParseCsv(files_text, CsvText::kNeutralised));
     int status_col = files.Column("Status");
     for (const auto& row : files.rows) {
       bool ok = status_col < 0 || CellText(row[static_cast<size_t>(status_col)]) == "ok";
@@ -221,7 +221,7 @@ Result<RecipeResult> DiffRecipeOutputs(const std::string& a, const std::string& 
                    "a summary recipe such as cuda_gpu_kern_sum)");
     }
     GSYS_ASSIGN_OR_RETURN(std::string stats_text, ReadText(dir / "all_stats.csv"));
-    GSYS_ASSIGN_OR_RETURN(Frame stats, ParseCsv(stats_text));
+    GSYS_ASSIGN_OR_RETURN(Frame stats, ParseCsv(stats_text, CsvText::kNeutralised));
     int count = stats.Column("Count"), sum = stats.Column("Sum");
     if (count < 1 || sum < 0) {
       return Error(StatusCode::kBadInput,

@@ -7,8 +7,9 @@
 namespace gsys::analysis {
 namespace {
 
-std::string TsvField(std::string_view text, bool esc) {
+std::string TsvField(std::string_view text, bool esc, bool neutralise) {
   std::string out;
+  if (neutralise && IsFormulaLike(text)) out += '\'';
   for (char c : text) {
     const char* escaped = c == '\t' ? "\\t" : c == '\n' ? "\\n" : c == '\r' ? "\\r" : nullptr;
     if (escaped) {
@@ -23,7 +24,7 @@ std::string TsvField(std::string_view text, bool esc) {
 }  // namespace
 
 std::string DelimitedFormatter::Field(std::string_view text, bool neutralise) const {
-  if (tabs_) return TsvField(text, options_.esc);
+  if (tabs_) return TsvField(text, options_.esc, neutralise);
   std::string out;
   AppendCsvField(out, text, neutralise);
   return out;

@@ -22,7 +22,7 @@ class DelimitedFormatter : public Formatter {
   std::string Extension() const override { return tabs_ ? ".tsv" : ".csv"; }
 
  private:
-  // `text` as a field; `neutralise`: csv prefixes it with ' when formula-like.
+  // `text` as a field; `neutralise`: a formula-like text gets a leading ' (csv and tsv).
   std::string Field(std::string_view text, bool neutralise) const;
 
   FormatOptions options_;

@@ -111,6 +111,19 @@ TEST(TsvFormatterTest, TabsBecomeSpacesOrEscapes) {
   EXPECT_EQ(Tsv(table, options), "a\\tb, c\\nd\t1234\n");
 }
 
+TEST(TsvFormatterTest, FormulaLikeTextIsNeutralisedUnlessRaw) {
+  ResultTable table;
+  table.columns = {Plain("Name"), Dur("Time")};
+  table.rows.push_back({std::string("=cmd|' /C calc'!A0"), int64_t{-5}});
+  table.rows.push_back({std::string("-1.5"), int64_t{2}});
+  table.rows.push_back({std::string("\t@x"), int64_t{3}});
+  EXPECT_EQ(Tsv(table), "Name\tTime (ns)\n'=cmd|' /C calc'!A0\t-5\n-1.5\t2\n' @x\t3\n");
+  FormatOptions raw;
+  raw.raw = true;
+  raw.nohdr = true;
+  EXPECT_EQ(Tsv(table, raw), "=cmd|' /C calc'!A0\t-5\n-1.5\t2\n @x\t3\n");
+}
+
 TEST(TsvFormatterTest, NvtxSumRow) {
   FormatOptions options;
   options.nohdr = true;

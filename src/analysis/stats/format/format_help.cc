@@ -63,11 +63,13 @@ std::string Block(const std::string& name) {
   }
   if (name == "tsv") {
     return std::string(
-               "    tsv[:nohdr][:esc][:<unit>...]\n"
+               "    tsv[:nohdr][:esc][:raw][:<unit>...]\n"
                "        Tab-separated values (extension .tsv). Tabs and line breaks inside\n"
-               "        values are replaced by a space.\n"
+               "        values are replaced by a space. Formula-like text values get a\n"
+               "        leading ' as in csv.\n"
                "        nohdr      : Do not print the header.\n"
-               "        esc        : Write them as the two characters \\t (\\n, \\r) instead.\n") +
+               "        esc        : Write them as the two characters \\t (\\n, \\r) instead.\n"
+               "        raw        : Write formula-like values as they are, as nsys does.\n") +
            kUnitHelp;
   }
   if (name == "json") {

@@ -84,7 +84,7 @@ FormatTraits TraitsOf(const std::string& name) {
   traits.columns = name == "column" || name == "table";
   traits.nohdr = traits.columns || name == "csv" || name == "tsv";
   traits.esc = name == "tsv";
-  traits.raw = name == "csv";
+  traits.raw = name == "csv" || name == "tsv";
   traits.html_doc = name == "hdoc";
   return traits;
 }

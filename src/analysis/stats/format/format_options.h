@@ -33,7 +33,7 @@ struct FormatOptions {
   int colmax = 100;                  // column/table: widest auto column; 0 = unlimited
   std::vector<int> widths;           // column/table: per visible column, kAutoWidth, 0 = hide, or N
   bool esc = false;                  // tsv: tabs become the two characters "\t" instead of a space
-  bool raw = false;                  // csv: formula-like text cells unprefixed (common/csv_field.h)
+  bool raw = false;                  // csv, tsv: formula-like text unprefixed (common/csv_field.h)
   std::string title = "gsys stats";  // hdoc
   std::string css;                   // hdoc: stylesheet URL, empty = none
 };

@@ -98,10 +98,11 @@ std::vector<std::string> AllRuleNames() {
 }
 
 std::vector<std::string> DefaultRules() {
-  // nsys 2025.3.1's default order (dx12_mem_ops is Windows-only and not in gsys).
+  // nsys 2025.3.1's default order.
   static constexpr std::string_view kOrder[] = {"cuda_memcpy_async", "cuda_memcpy_sync",
                                                 "cuda_memset_sync",  "cuda_api_sync",
-                                                "gpu_gaps",          "gpu_time_util"};
+                                                "gpu_gaps",          "gpu_time_util",
+                                                "dx12_mem_ops"};
   std::vector<std::string> names;
   for (std::string_view name : kOrder) {
     const RuleSpec* spec = FindRuleSpec(name);
@@ -161,6 +162,10 @@ Result<RuleOutcome> RunRule(ReportReader& reader, const RuleRequest& request,
       outcome.skip_reason = ReplaceDbFile(need.reason, shown_input);
       return outcome;
     }
+  }
+  if (RuleSql(spec->name).empty()) {  // a rule known by name only (dx12_mem_ops)
+    return Error(StatusCode::kUnsupported, "analyze: rule '" + request.name +
+                                               "': gsys cannot analyze the data this rule reads");
   }
   std::string not_found;
   GSYS_ASSIGN_OR_RETURN(auto filter, RuleFilter(reader, args, &not_found));

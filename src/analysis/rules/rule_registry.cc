@@ -38,16 +38,18 @@ const RuleNeed kNeedOsrt{{"OSRT_API"},
                          "{DBFILE} could not be analyzed because it does not contain the required "
                          "OS runtime data. Was it profiled with --trace=osrt?"};
 
+// Line breaks are nsys 2025.3.1's (its rule texts are written pre-wrapped; every console text of
+// the parity corpus, tests/parity).
 constexpr char kSyncAdvice[] =
-    "The following are synchronization APIs that block the host until all issued CUDA calls are "
+    "The following are synchronization APIs that block the host until all issued\nCUDA calls are "
     "complete.\n\nSuggestions:\n   1. Avoid excessive use of synchronization.\n   2. Use "
-    "asynchronous CUDA event calls, such as cudaStreamWaitEvent() and cudaEventSynchronize(), to "
+    "asynchronous CUDA event calls, such as cudaStreamWaitEvent() and\ncudaEventSynchronize(), to "
     "prevent host synchronization.";
 constexpr char kSyncNoResult[] =
     "There were no problems detected related to synchronization APIs.";
 constexpr char kGapSuggestions[] =
-    "Suggestions:\n   1. Use CPU sampling data, OS Runtime blocked state backtraces, and/or OS "
-    "Runtime APIs related to thread synchronization to understand if a sluggish or blocked CPU "
+    "Suggestions:\n   1. Use CPU sampling data, OS Runtime blocked state backtraces, and/or OS\n"
+    "Runtime APIs related to thread synchronization to understand if a sluggish or\nblocked CPU "
     "is causing the gaps.\n   2. Add NVTX annotations to CPU code to understand the reason behind "
     "the gaps.";
 
@@ -94,13 +96,13 @@ std::vector<RuleSpec> BuildNsysSpecs() {
        "    - cudaStreamSynchronize()\n"},
       {"cuda_memcpy_async", "CUDA Async Memcpy with Pageable Memory", true,
        {kNeedRuntime, kNeedMemcpy}, {},
-       "The following APIs use PAGEABLE memory which causes asynchronous CUDA memcpy operations "
-       "to block and be executed synchronously. This leads to low GPU utilization.\n\n"
+       "The following APIs use PAGEABLE memory which causes asynchronous CUDA memcpy\noperations "
+       "to block and be executed synchronously. This leads to low GPU\nutilization.\n\n"
        "Suggestion: If applicable, use PINNED memory instead.",
-       "There were no problems detected related to memcpy operations using pageable memory.",
+       "There were no problems detected related to memcpy operations using pageable\nmemory.",
        memcpy_async_help},
       {"cuda_memcpy_sync", "CUDA Synchronous Memcpy", true, {kNeedRuntime, kNeedMemcpy}, {},
-       "The following are synchronous memory transfers that block the host. This does not "
+       "The following are synchronous memory transfers that block the host. This does\nnot "
        "include host to device transfers of a memory block of 64 KB or less.\n\n"
        "Suggestion: Use cudaMemcpy*Async() APIs instead.",
        "There were no problems detected related to synchronous memcpy operations.",
@@ -115,12 +117,22 @@ std::vector<RuleSpec> BuildNsysSpecs() {
        "        PID, Device ID, Context ID, Green Context ID, Stream ID, API Name\n\n"
        "    This rule identifies synchronous memset operations with pinned host memory\n"
        "    or Unified Memory region.\n"},
+      // Windows only: known by name so that the default set is nsys's; no SQL (RunRule refuses
+      // a report that holds DX12 data).
+      {"dx12_mem_ops", "DX12 Memory Operations", true,
+       {{{"DX12_API"},
+         "{DBFILE} could not be analyzed because it does not contain the required DX12 data. "
+         "Does the application use DX12 APIs?"}},
+       {}, "", "",
+       "    This nsys rule looks for DX12 memory-operation anti-patterns (Windows only).\n"
+       "    gsys knows it by name: it says SKIPPED when the report holds no DX12 data\n"
+       "    and cannot analyze such data.\n"},
       {"gpu_gaps", "GPU Gaps", true, {kNeedGpuOps},
        {{"gap", 500, 0, INT32_MAX, "gap=<threshold> - Display GPU gaps only with a duration\n"
                                    "greater than the specified value in milliseconds."}},
-       "The following are ranges where a GPU is idle for more than {gap}ms. Addressing these "
+       "The following are ranges where a GPU is idle for more than {gap}ms. Addressing\nthese "
        "gaps might improve application performance.\n\n" + std::string(kGapSuggestions),
-       "There were no problems detected with GPU utilization. GPU was not found to be idle for "
+       "There were no problems detected with GPU utilization. GPU was not found to be\nidle for "
        "more than {gap}ms.",
        "    Output: All time values default to nanoseconds\n"
        "        Row# : Row number of the GPU gap\n"
@@ -140,7 +152,8 @@ std::vector<RuleSpec> BuildNsysSpecs() {
         {"chunks", 30, 1, 1000,
          "chunks=<number> - Number of equal-duration chunks per device and process\n"
          "(chunk length rounded up to whole ns). Integers between 1 and 1000."}},
-       "The following are time regions with an average GPU utilization below {threshold}%. "
+       // "%%" as nsys 2025.3.1 prints it (its Python formats the text without %-substitution).
+       "The following are time regions with an average GPU utilization below {threshold}%%.\n"
        "Addressing the gaps might improve application performance.\n\n" +
            std::string(kGapSuggestions),
        "There were no problems detected with GPU utilization. No time regions have an average "

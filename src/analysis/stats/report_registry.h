@@ -21,6 +21,9 @@ struct ReportSpec {
   std::vector<DataNeed> needs;
   std::vector<std::string_view> args;  // argument names accepted, see report_args.h
   std::string_view summary;            // what the report shows, for --help-reports
+  // false: a report of nsys's that gsys knows by name only (Windows, graphics and other data no
+  // gsys capture holds): SKIPPED as nsys does when the data is absent, an error when present.
+  bool summarized = true;
 };
 
 // All reports, sorted by name.

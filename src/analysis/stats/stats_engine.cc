@@ -92,6 +92,12 @@ Result<ReportOutcome> RunReportWith(Database& db, const HasRowsFn& has_rows,
       return outcome;
     }
   }
+  if (!spec->summarized) {
+    return Error(StatusCode::kUnsupported,
+                 "stats: report '" + request.name + "': the report holds " +
+                     std::string(spec->needs[0].description) +
+                     ", which gsys cannot summarize (docs/differences-from-nsys.md)");
+  }
   std::string_view text = ReportSql(spec->name);
   if (text.empty()) {
     return Error(StatusCode::kInternal, "stats: no SQL embedded for report '" + request.name + "'");

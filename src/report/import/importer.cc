@@ -22,6 +22,7 @@
 #include "format/stream_reader.h"
 #include "report/import/capture_log.h"
 #include "report/import/cuda_session.h"
+#include "report/import/empty_tables.h"
 #include "report/import/gpu_metrics_importer.h"
 #include "report/import/report_writer.h"
 #include "report/import/stack_import.h"
@@ -408,6 +409,8 @@ Result<ImportSummary> ImportSession(const ImportOptions& options) {
         ", stopTime = " + std::to_string(window_end) +
         ", duration = " + std::to_string(window_end - window_start)));
   }
+  GSYS_RETURN_IF_ERROR(writer->FlushPending());
+  GSYS_RETURN_IF_ERROR(DropEmptyTables(writer->db()).status());
   GSYS_RETURN_IF_ERROR(writer->Commit());
   writer.reset();
   progress.Update(sum.raw_bytes);

@@ -70,16 +70,12 @@ Layout BuildLayout(const ResultTable& table, const FormatOptions& options) {
   return layout;
 }
 
-void RStrip(std::string& line) {
-  while (!line.empty() && line.back() == ' ') line.pop_back();
-}
-
 std::string PlainText(const Layout& layout, const FormatOptions& options) {
   std::string out;
   auto emit = [&](auto cell_text) {
     std::string line;
+    // Padded to the full width, trailing spaces included, as nsys 2025.3.1 prints (tests/parity).
     for (size_t c = 0; c < layout.widths.size(); ++c) line += (c ? "  " : " ") + cell_text(c);
-    RStrip(line);
     out += line + "\n";
   };
   if (!options.nohdr) {

@@ -152,7 +152,9 @@ Status Emit(const std::string& shown_input, const PlannedJob& p, const TableRunO
     if (empty && !outcome.no_result.empty()) {
       body += Paragraph(outcome.no_result);
     } else {
-      body += Paragraph(outcome.advice) + text + "\n" + Paragraph(outcome.note);
+      // A note ("Only the top 50 results...") is followed by two empty lines in nsys 2025.3.1.
+      body += Paragraph(outcome.advice) + text + "\n" + Paragraph(outcome.note) +
+              (outcome.note.empty() ? "" : "\n");
     }
     PrintOut(body);
     return OkStatus();

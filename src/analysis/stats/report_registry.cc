@@ -116,7 +116,9 @@ std::vector<ReportSpec> BuildSpecs() {
        "Summary of cuDNN API calls (CUDNN_EVENTS) and their execution times."},
       {"mpi_event_sum", "MPI Event Summary", {kMpiData}, {},
        "Summary of MPI events by source table and name."},
-      {"mpi_event_trace", "MPI Event Trace", {kMpiData}, {}, "Trace of MPI events."},
+      // nsys 2025.3.1 asks for MPI_RANKS first ("does not contain MPI rank data").
+      {"mpi_event_trace", "MPI Event Trace", {{{"MPI_RANKS"}, "MPI rank data"}, kMpiData}, {},
+       "Trace of MPI events."},
       {"nvtx_gpu_proj_sum", "NVTX GPU Projection Summary", {kNvtxData, kGpuData, kApiData}, {},
        "Summary of NVTX ranges projected onto the GPU: each range spans from the start of the "
        "first to the end of the last GPU operation launched inside it."},

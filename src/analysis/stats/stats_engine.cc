@@ -69,6 +69,8 @@ Result<ResultTable> QueryResultTable(Database& db, std::string_view sql) {
   return table;
 }
 
+static const DataNeed kNvtxNeed{{"NVTX_EVENTS"}, "NV Tools Extension (NVTX) data"};
+
 Result<ReportOutcome> RunReportWith(Database& db, const HasRowsFn& has_rows,
                                     const ReportRequest& request) {
   const ReportSpec* spec = FindReportSpec(request.name);
@@ -80,7 +82,10 @@ Result<ReportOutcome> RunReportWith(Database& db, const HasRowsFn& has_rows,
   GSYS_ASSIGN_OR_RETURN(TemplateContext ctx, BindReportArgs(*spec, request.args));
   ReportOutcome outcome;
   outcome.title = std::string(spec->title);
-  for (const DataNeed& need : spec->needs) {
+  std::vector<DataNeed> needs = spec->needs;
+  // :nvtx-name names kernels by their NVTX range: without NVTX data nsys skips the report.
+  if (ctx.flags["nvtx_name"]) needs.push_back(kNvtxNeed);
+  for (const DataNeed& need : needs) {
     bool found = false;
     for (std::string_view table : need.any_of) {
       GSYS_ASSIGN_OR_RETURN(found, has_rows(table));

@@ -3,6 +3,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
 #include <new>
 #include <utility>
 #include <vector>
@@ -129,6 +133,31 @@ void UniqueDurationFinal(sqlite3_context* ctx) {
   sqlite3_result_int64(ctx, total);
 }
 
+// round(x, n) as nsys 2025.3.1's numbers come out (tests/parity): the exact binary value of x
+// rounded to n decimals, half away from zero. 8214437 / 20.0 is 410721.849999... in binary and
+// prints 410721.8; 27833629 / 4.0 is exactly 6958407.25 and prints 6958407.3. SQLite's own
+// round() gives 410721.9 (it rounds a 15-digit decimal), Python's gives 6958407.2 (ties to even).
+void RoundHalfAwayOnBinaryValue(sqlite3_context* ctx, int, sqlite3_value** argv) {
+  if (sqlite3_value_type(argv[0]) == SQLITE_NULL) return sqlite3_result_null(ctx);
+  double x = sqlite3_value_double(argv[0]);
+  int64_t n = sqlite3_value_type(argv[1]) == SQLITE_NULL ? 0 : sqlite3_value_int64(argv[1]);
+  int digits = static_cast<int>(std::clamp<int64_t>(n, 0, 15));
+  if (!std::isfinite(x)) return sqlite3_result_double(ctx, x);
+  // glibc prints the exact binary expansion; 60 decimals cover every digit that can decide.
+  char exact[400];
+  std::snprintf(exact, sizeof(exact), "%.60f", std::fabs(x));
+  const char* point = std::strchr(exact, '.');
+  bool up = point && point[1 + digits] >= '5';
+  std::string kept(exact, point ? static_cast<size_t>(point - exact) + 1 + digits : strlen(exact));
+  double magnitude = std::strtod(kept.c_str(), nullptr);
+  if (up) {
+    char next[400];
+    std::snprintf(next, sizeof(next), "%.*f", digits, magnitude + std::pow(10.0, -digits));
+    magnitude = std::strtod(next, nullptr);
+  }
+  sqlite3_result_double(ctx, std::signbit(x) ? -magnitude : magnitude);
+}
+
 Status Register(Database& db, const char* name, int nargs, void (*step)(sqlite3_context*, int, sqlite3_value**),
                 void (*final)(sqlite3_context*)) {
   int rc = sqlite3_create_function_v2(db.raw(), name, nargs, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
@@ -147,6 +176,9 @@ Status RegisterSqlFunctions(Database& db) {
   GSYS_RETURN_IF_ERROR(Register(db, "upper_quartile", 1, CollectStep, PercentileFinal<75>));
   GSYS_RETURN_IF_ERROR(Register(db, "stdev", 1, StdevStep, StdevFinal));
   GSYS_RETURN_IF_ERROR(Register(db, "unique_duration", 2, UniqueDurationStep, UniqueDurationFinal));
+  int rc = sqlite3_create_function_v2(db.raw(), "round", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
+                                      nullptr, RoundHalfAwayOnBinaryValue, nullptr, nullptr, nullptr);
+  if (rc != SQLITE_OK) return Error(StatusCode::kInternal, "sqlite: cannot register round");
   return OkStatus();
 }
 

@@ -13,6 +13,7 @@ namespace gsys::report {
 //   lower_quartile(x)  aggregate; 25th percentile, linear interpolation between closest ranks
 //   upper_quartile(x)  aggregate; 75th percentile, same method
 //   unique_duration(start, end)  aggregate; total length of the union of [start, end) intervals
+//   round(x, n)        replaces SQLite's: the exact binary value, half away from zero (nsys)
 Status RegisterSqlFunctions(Database& db);
 
 }  // namespace gsys::report

@@ -39,6 +39,25 @@ TEST_F(SqlFunctionsTest, SampleStdev) {
   EXPECT_DOUBLE_EQ(Real("SELECT stdev(x) FROM t"), 0.0);
 }
 
+// The exact binary value decides, half away from zero, as nsys 2025.3.1 prints (tests/parity):
+// 8214437 / 20.0 is 410721.849999... (SQLite's built-in round gives 410721.9); 27833629 / 4.0
+// is exactly 6958407.25 (Python's round gives 6958407.2); 2.675 is 2.67499999...
+TEST_F(SqlFunctionsTest, RoundRoundsTheBinaryValueHalfAway) {
+  EXPECT_EQ(Real("SELECT round(8214437 / 20.0, 1)"), 410721.8);
+  EXPECT_EQ(Real("SELECT round(27833629 / 4.0, 1)"), 6958407.3);
+  EXPECT_EQ(Real("SELECT round(329981 / 4.0, 1)"), 82495.3);
+  EXPECT_EQ(Real("SELECT round(2.675, 2)"), 2.67);
+  EXPECT_EQ(Real("SELECT round(0.25, 1)"), 0.3);
+  EXPECT_EQ(Real("SELECT round(-0.25, 1)"), -0.3);
+  EXPECT_EQ(Real("SELECT round(0.04, 1)"), 0.0);
+  EXPECT_EQ(Real("SELECT round(-1.35, 1)"), -1.4);  // -1.350000000000000088817...
+  EXPECT_EQ(Real("SELECT round(5, 1)"), 5.0);
+  auto stmt = db_->Prepare("SELECT round(NULL, 1)");
+  ASSERT_TRUE(stmt.ok());
+  ASSERT_TRUE(stmt->Step().value());
+  EXPECT_TRUE(stmt->IsNull(0));
+}
+
 TEST_F(SqlFunctionsTest, GroupedAggregatesAreIndependent) {
   ASSERT_TRUE(db_->Exec("INSERT INTO t(g,x) VALUES (1,1),(1,2),(2,100),(2,200),(2,300)").ok());
   EXPECT_DOUBLE_EQ(Real("SELECT median(x) FROM t WHERE g=1"), 1.5);

@@ -125,7 +125,7 @@ std::vector<ReportSpec> BuildSpecs() {
       {"nvtx_gpu_proj_trace", "NVTX GPU Projection Trace", {kNvtxData, kGpuData, kApiData}, {},
        "Trace of NVTX ranges projected onto the GPU."},
       {"nvtx_kern_sum", "NVTX Range Kernel Summary", {kNvtxData, kKernelData, kApiData}, kNameArgs,
-       "Summary of kernels grouped by the innermost NVTX range enclosing their launch."},
+       "Summary of kernels grouped by each NVTX range enclosing their launch."},
       {"nvtx_pushpop_sum", "NVTX Push/Pop Range Summary", {kNvtxData}, {},
        "Summary of NVTX push/pop ranges and their execution times."},
       {"nvtx_pushpop_trace", "NVTX Push/Pop Range Trace", {kNvtxData}, {},

@@ -3,7 +3,9 @@
 -- numChild, parentId)`. A GPU op (kernel, memcpy, memset) belongs to every range on its launching
 -- thread that contains its launch API call (same correlationId and process) and begins and ends
 -- on that thread. Projected range = [first op start, last op end]; ranges without ops are left
--- out. Level and children come from the push/pop tree (0 for start/end ranges).
+-- out. Level and children come from the push/pop tree (0 for start/end ranges). numOps counts
+-- launch calls, as nsys 2025.3.1 does: a CUDA graph launched in node mode is one GPU op however
+-- many kernels it runs (tests/parity, cuda_graph_node).
   gpu_ops AS (
     SELECT globalPid, correlationId, start, end FROM CUPTI_ACTIVITY_KIND_KERNEL
 {{#has:CUPTI_ACTIVITY_KIND_MEMCPY}}
@@ -15,7 +17,7 @@
   ),
   op_calls AS MATERIALIZED (
     SELECT r.globalTid & ~0xFFFFFF AS pid, r.correlationId AS corr, r.globalTid AS tid,
-           r.start AS apiStart, r.end AS apiEnd, count(*) AS numOps, min(o.start) AS opStart,
+           r.start AS apiStart, r.end AS apiEnd, 1 AS numOps, min(o.start) AS opStart,
            max(o.end) AS opEnd
     FROM gpu_ops AS o
     JOIN {{>launch_calls}} AS r

@@ -17,7 +17,8 @@ SELECT
   round(stdev(apiDur), 1) AS "AStdDev:dur_ns",
   round(avg(queDur), 1) AS "QAvg:dur_ns", round(median(queDur), 1) AS "QMed:dur_ns",
   min(queDur) AS "QMin:dur_ns", max(queDur) AS "QMax:dur_ns",
-  round(stdev(queDur), 1) AS "QStdDev:dur_ns",
+  -- nsys 2025.3.1 prints 0.0 where no launch of the group queued (QAvg..QMax stay empty).
+  coalesce(round(stdev(queDur), 1), 0.0) AS "QStdDev:dur_ns",
   round(avg(kernDur), 1) AS "KAvg:dur_ns", round(median(kernDur), 1) AS "KMed:dur_ns",
   min(kernDur) AS "KMin:dur_ns", max(kernDur) AS "KMax:dur_ns",
   round(stdev(kernDur), 1) AS "KStdDev:dur_ns",

@@ -67,6 +67,15 @@ Layout BuildLayout(const ResultTable& table, const FormatOptions& options) {
     }
     layout.rows.push_back(std::move(out));
   }
+  // Rows after the first `autolines` did not size the columns: nsys cuts their longer cells to
+  // the width the scanned rows gave, with a final "…" (tests/parity, torch_train's nvtx_sum).
+  for (size_t r = scan; r < layout.rows.size(); ++r) {
+    for (size_t c = 0; c < shown.size(); ++c) {
+      if (requested[c] == kAutoWidth) {
+        layout.rows[r][c].text = Truncate(layout.rows[r][c].text, layout.widths[c]);
+      }
+    }
+  }
   return layout;
 }
 

@@ -26,13 +26,16 @@ set(CPACK_PACKAGE_NAME "gsys")
 set(CPACK_PACKAGE_VERSION "${PROJECT_VERSION}")
 set(CPACK_PACKAGE_CONTACT "gsys maintainers <${GSYS_PACKAGE_EMAIL}>")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "open GPU systems profiler with nsys's commands and reports")
-set(CPACK_PACKAGE_DESCRIPTION
-    "gsys profiles deep-learning training and model serving: it runs a process tree with an\n"
-    "injected library that records NVTX ranges, OS runtime calls and (with a GPU, through\n"
-    "CUPTI) CUDA activity, and writes one SQLite report in the schema of nsys export.\n"
-    "Its stats, analyze, recipe and export commands also read real nsys exports.\n"
-    "No CUDA toolkit is needed to install it; CUDA capture uses the driver and CUPTI of the\n"
-    "profiled process when present.")
+# One string (a CMake list would join its lines with ';'); lines within lintian's 80 columns.
+string(CONCAT CPACK_PACKAGE_DESCRIPTION
+    "gsys profiles deep-learning training and model serving. It runs a process\n"
+    "tree with an injected library that records NVTX ranges, OS runtime calls and\n"
+    "(with a GPU, through CUPTI) CUDA activity, and writes one SQLite report in the\n"
+    "schema of nsys export. Its stats, analyze, recipe and export commands also\n"
+    "read real nsys exports. No CUDA toolkit is needed: CUDA capture uses the\n"
+    "driver and CUPTI of the profiled process when they are present.")
+# Known lintian warning: maintscript-calls-ldconfig. CPack adds an ldconfig postinst/postrm for
+# any shared object under /usr/lib/*, the private /usr/lib/gsys included; it is harmless.
 set(CPACK_PACKAGING_INSTALL_PREFIX "/usr")
 set(CPACK_DEBIAN_FILE_NAME "DEB-DEFAULT")  # gsys_VERSION_ARCH.deb
 set(CPACK_DEBIAN_PACKAGE_SECTION "devel")

@@ -62,9 +62,10 @@ size=$(stat -c %s "$deb")
 note "$(basename "$deb"): $((size / 1024)) KiB, Installed-Size $(field Installed-Size) KiB, Depends: $(field Depends); Recommends: $(field Recommends); Suggests: $(field Suggests)"
 
 if command -v lintian >/dev/null; then
-  lintian --no-cfg --allow-root --info "$deb" >"$work/lintian.log" 2>&1 || true
+  # Known: maintscript-calls-ldconfig (docs/install.md). Errors fail; the rest is printed.
+  lintian --no-cfg --allow-root "$deb" >"$work/lintian.log" 2>&1 || true
   sed 's/^/  lintian: /' "$work/lintian.log"
-  grep -q '^E: ' "$work/lintian.log" && fail "lintian reports errors (above)"
+  if grep -q '^E: ' "$work/lintian.log"; then fail "lintian reports errors (above)"; fi
 else
   note "lintian not installed: not run (apt-get install lintian)"
 fi

@@ -1,11 +1,13 @@
-# gsys quick start: `make demo` and `make test` (each installs missing packages first).
+# gsys quick start: `make demo` and `make test` (each installs missing packages first);
+# `make install PREFIX=DIR` and `make deb` install it (docs/install.md).
 JOBS ?= $(shell nproc)
 BUILD ?= build
 ASAN_BUILD ?= build-asan
 TSAN_BUILD ?= build-tsan
 FUZZ_BUILD ?= build-fuzz
+PREFIX ?= /usr/local
 
-.PHONY: deps build build-asan demo test test-release test-asan test-tsan test-fuzz lint clean
+.PHONY: deps build build-asan demo install deb test test-release test-asan test-tsan test-fuzz lint clean
 
 deps:
 	@bash tools/install_deps.sh
@@ -21,6 +23,14 @@ build-asan: deps
 
 demo: build
 	@bash tools/demo.sh $(BUILD)
+
+# The installed layout (cmake/GsysInstall.cmake): PREFIX/bin/gsys, PREFIX/lib/gsys/, man pages.
+install: build
+	@cmake --install $(BUILD) --prefix $(PREFIX)
+
+# The Debian package, $(BUILD)/deb/gsys_<version>_<arch>.deb (cmake/GsysPackage.cmake).
+deb: build
+	@cd $(BUILD) && cpack -G DEB -B deb >/dev/null && ls deb/*.deb
 
 lint:
 	@bash tools/check_layering.sh

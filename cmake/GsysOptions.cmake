@@ -35,6 +35,16 @@ if(GSYS_FUZZ)
   add_link_options(-fsanitize=${GSYS_FUZZ_SANITIZERS})
   set(GSYS_STATIC_RUNTIME OFF CACHE BOOL "" FORCE)
 endif()
+# Where the CUDA toolkit's headers are looked for (NVTX client headers for the test programs,
+# CUPTI, cuBLAS/cuDNN; all optional: without them gsys builds without CUDA capture and the
+# NVTX test programs). Pointing it at an empty folder builds as on a machine without CUDA.
+if(DEFINED ENV{CUDA_HOME} AND NOT "$ENV{CUDA_HOME}" STREQUAL "")
+  set(gsys_cuda_root_default "$ENV{CUDA_HOME}")
+else()
+  set(gsys_cuda_root_default "/usr/local/cuda")
+endif()
+set(GSYS_CUDA_ROOT "${gsys_cuda_root_default}" CACHE PATH "CUDA toolkit folder (optional)")
+message(STATUS "gsys option GSYS_CUDA_ROOT = ${GSYS_CUDA_ROOT}")
 # The real nsys exports the golden, export and reader tests read in place. They are not in the
 # repository (../shared/fixtures/nsys beside a team checkout): tests that need them skip, naming
 # the folder, when it is absent, so that a bare clone still passes.

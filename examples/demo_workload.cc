@@ -2,7 +2,11 @@
 // The workload `make demo` profiles: a tiny "training loop" annotated with NVTX, a data-loader
 // thread pool that waits on a mutex, a condition variable and file reads, and a forked child
 // process with its own ranges. It needs no GPU.
+#ifdef GSYS_NVTX_LITE
+#include "gsys_nvtx_lite.h"  // no NVIDIA NVTX headers on this machine (examples/CMakeLists.txt)
+#else
 #include <nvtx3/nvToolsExt.h>
+#endif
 #include <sys/wait.h>
 #include <unistd.h>
 

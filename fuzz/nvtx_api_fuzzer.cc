@@ -26,7 +26,7 @@
 #include <vector>
 
 #include "capture/entry/context.h"
-#include "capture/nvtx/nvtx_events.h"  // NVTX's types (NVTX_NO_IMPL: no inline NVTX)
+#include "capture/nvtx/nvtx_events.h"  // NVTX's types (capture/nvtx/nvtx_abi.h)
 #include "capture/nvtx/nvtx_registry.h"
 #include "capture/nvtx/nvtx_text.h"
 #include "capture/sink/sink.h"

@@ -5,6 +5,7 @@ set -euo pipefail
 packages=(cmake make g++ pkg-config libsqlite3-dev sqlite3 libgtest-dev libgmock-dev
           libbenchmark-dev python3 file protobuf-compiler libdw-dev  # libdw: stack symbolization headers
           libssl-dev libcurl4-openssl-dev  # upload: static libcrypto, curl headers (dlopen'ed)
+          dpkg-dev  # make deb: dpkg-shlibdeps computes the package's libc6 version
           clang libclang-rt-dev valgrind  # reliability: libFuzzer, memcheck
           openmpi-bin libopenmpi-dev)  # recipe --mode mpi test (gsys dlopens libmpi)
 # Upload tests run s3rver from npm (tests/upload/package.json); Debian's nodejs/npm unless a

@@ -170,11 +170,15 @@ std::string InjectLibraryPath() {
   return "";
 }
 
-// gsys's sitecustomize.py (--pytorch), installed under lib/gsys/python next to the library.
+// gsys's sitecustomize.py (--pytorch): python/ beside the library where it is installed
+// (PREFIX/lib/gsys/python), gsys/python beside it in a build tree (build/lib/gsys/python).
 std::string PythonDir(const std::string& inject_library) {
   std::error_code ec;
-  fs::path p = fs::path(inject_library).parent_path() / "gsys" / "python";
-  return fs::exists(p / "sitecustomize.py", ec) ? p.string() : "";
+  fs::path dir = fs::path(inject_library).parent_path();
+  for (fs::path p : {dir / "python", dir / "gsys" / "python"}) {
+    if (fs::exists(p / "sitecustomize.py", ec)) return p.string();
+  }
+  return "";
 }
 
 // The CUDA flags (-t cuda, --cuda-*, --pytorch) into `c`; inject_library must be set.
@@ -193,7 +197,7 @@ Status ApplyCudaFlags(const ParsedFlags& flags, launcher::CaptureSettings* c) {
   if (torch == "none") return OkStatus();
   if (c->trace.find("nvtx") == std::string::npos) return Bad("--pytorch needs nvtx in --trace");
   c->python_dir = PythonDir(c->inject_library);
-  if (c->python_dir.empty()) return Error(StatusCode::kNotFound, "profile: --pytorch: cannot find gsys/python/sitecustomize.py next to libgsys-inject.so");
+  if (c->python_dir.empty()) return Error(StatusCode::kNotFound, "profile: --pytorch: cannot find python/sitecustomize.py next to libgsys-inject.so");
   c->pytorch = torch;
   return OkStatus();
 }

@@ -7,8 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#define NVTX_NO_IMPL
-#include <nvtx3/nvToolsExt.h>
+#include "capture/nvtx/nvtx_abi.h"  // NVTX's types, declared by gsys (no CUDA toolkit needed)
 
 namespace gsys::capture {
 

@@ -14,6 +14,7 @@
 #include "cli/flags.h"
 #include "cli/profile_stack_flags.h"
 #include "cli/subcommand.h"
+#include "common/secret_env.h"
 #include "common/strings.h"
 #include "export/exporter.h"
 #include "format/session_meta.h"
@@ -511,6 +512,11 @@ Status BuildPlan(const ParsedFlags& flags, Plan* plan) {
   if (!c.capture_range.empty()) plan->launch.stop_request_file = c.session_dir + "/shutdown-request";
   format::SessionMeta& m = plan->meta;
   m["command_line"] = Join(plan->launch.argv, " ");
+  // The target's environment and directory, for the report's META_DATA_CAPTURE and
+  // TARGET_INFO_SYSTEM_ENV; secret values never reach the disk (common/secret_env.h).
+  m["environment"] = Join(RedactEnvironment(plan->launch.env), "\n");
+  std::error_code cwd_error;
+  m["working_dir"] = std::filesystem::current_path(cwd_error).string();
   m["host"] = oc.host;
   m["tool_version"] = GSYS_VERSION;
   m["trace"] = c.trace;

@@ -57,6 +57,18 @@ CREATE TABLE TARGET_INFO_SESSION_START_TIME (
     systemClockNs               INTEGER                                -- Target system clock timestamp at start of the capture (ns).
 );
 
+CREATE TABLE TARGET_INFO_SYSTEM_ENV (
+    -- Facts about the machine that captured (nsys's layout). gsys writes the CPU count and
+    -- architecture, host name, OS and kernel release, and the environment (secret values
+    -- redacted, common/secret_env.h).
+
+    globalVid                   INTEGER   NOT NULL,                    -- Serialized GlobalId.
+    devStateName                TEXT      NOT NULL,                    -- Device state name.
+    name                        TEXT      NOT NULL,                    -- Property name.
+    nameEnum                    INTEGER   NOT NULL,                    -- Property enum value.
+    value                       TEXT      NOT NULL                     -- Property value.
+);
+
 CREATE TABLE ANALYSIS_DETAILS (
     -- Details about the analysis session.
 

@@ -94,6 +94,23 @@ def case_secrets():
     for v in values:
         if v in s.stdout or v in s.stderr:
             fail("secret value in gsys stats output")
+    # The report keeps the environment as nsys does (META_DATA_CAPTURE, TARGET_INFO_SYSTEM_ENV):
+    # secret names with the redaction mark, other variables as they are.
+    db = sqlite3.connect(os.path.join(TMP, "r.gsys-rep"))
+    captured = {v for (v,) in db.execute(
+        "SELECT value FROM META_DATA_CAPTURE WHERE name = 'PROCESS_0:ENVIRONMENT_VARIABLE'")}
+    system_env = db.execute("SELECT value FROM TARGET_INFO_SYSTEM_ENV "
+                            "WHERE name = 'DeviceEnvironment'").fetchone()
+    schema = db.execute("SELECT value FROM META_DATA_EXPORT "
+                        "WHERE name = 'EXPORT_SCHEMA_VERSION'").fetchone()
+    db.close()
+    for name in SECRETS:
+        if f'{name}="<redacted by gsys>"' not in captured:
+            fail(f"META_DATA_CAPTURE lacks the redacted {name}")
+        if not system_env or f"{name}=<redacted by gsys>" not in system_env[0]:
+            fail(f"TARGET_INFO_SYSTEM_ENV lacks the redacted {name}")
+    if f'GSYS_KEEP_SESSION="1"' not in captured or schema != ("3.20.3",):
+        fail(f"environment or export schema version missing: {schema}")
     print(f"checked {len(places)} outputs for {len(values)} secret values")
 
 

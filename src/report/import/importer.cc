@@ -23,6 +23,7 @@
 #include "report/import/capture_log.h"
 #include "report/import/cuda_session.h"
 #include "report/import/empty_tables.h"
+#include "report/import/export_metadata.h"
 #include "report/import/gpu_metrics_importer.h"
 #include "report/import/report_writer.h"
 #include "report/import/stack_import.h"
@@ -409,6 +410,7 @@ Result<ImportSummary> ImportSession(const ImportOptions& options) {
         ", stopTime = " + std::to_string(window_end) +
         ", duration = " + std::to_string(window_end - window_start)));
   }
+  GSYS_RETURN_IF_ERROR(WriteExportMetadata(writer->db(), meta, options.output_path));
   GSYS_RETURN_IF_ERROR(writer->FlushPending());
   GSYS_RETURN_IF_ERROR(DropEmptyTables(writer->db()).status());
   GSYS_RETURN_IF_ERROR(writer->Commit());

@@ -3,6 +3,7 @@
 #include "cli/capture_options.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <csignal>
 
 #include "cli/capture_option_values.h"
@@ -46,6 +47,60 @@ struct Option {
 };
 
 bool BoolOf(const Value& v) { return ParseBool(v.text).value_or(false); }
+
+// One note: the option is valid nsys and gsys cannot honour it (docs/differences-from-nsys.md).
+Status Ignore(const Value& v, CaptureOptions* o, const std::string& why) {
+  o->notes.push_back(v.flag + "=" + v.text + " is accepted and ignored: " + why);
+  return OkStatus();
+}
+
+Status IgnoreIfTrue(const Value& v, CaptureOptions* o, const std::string& why) {
+  return BoolOf(v) ? Ignore(v, o, why) : OkStatus();
+}
+
+// --pytorch: a comma list of autograd-nvtx|autograd-shapes-nvtx and functions-trace[-shapes].
+Status ApplyPytorch(const Value& v, CaptureOptions* o) {
+  o->pytorch.clear();
+  bool functions = false;
+  for (const auto& part : Split(v.text, ',')) {
+    if (part == "none") continue;
+    if (part == "autograd-nvtx" || part == "autograd-shapes-nvtx") {
+      if (!o->pytorch.empty()) return BadValue(v.flag, v.text, "one of autograd-nvtx, autograd-shapes-nvtx");
+      o->pytorch = part;
+    } else if (part == "functions-trace" || part == "functions-trace-shapes") {
+      if (functions) return BadValue(v.flag, v.text, "one of functions-trace, functions-trace-shapes");
+      functions = true;
+      o->notes.push_back(v.flag + "=" + part + " is accepted and ignored: gsys does not annotate "
+                         "Python functions yet (autograd-nvtx records PyTorch's ops)");
+    } else {
+      return BadValue(v.flag, v.text, "autograd-nvtx, autograd-shapes-nvtx, functions-trace, "
+                      "functions-trace-shapes or none, comma-separated");
+    }
+  }
+  return OkStatus();
+}
+
+// --cuda-graph-trace graph|node[:host-only|:host-and-device][:nvtx-live|:nvtx-precapture].
+Status ApplyGraphTrace(const Value& v, CaptureOptions* o) {
+  std::vector<std::string> parts = Split(v.text, ':');
+  if (parts[0] != "graph" && parts[0] != "node") {
+    return BadValue(v.flag, v.text, "graph or node, optionally :host-only|:host-and-device and "
+                    ":nvtx-live|:nvtx-precapture");
+  }
+  for (size_t i = 1; i < parts.size(); ++i) {
+    const std::string& p = parts[i];
+    if (p == "host-and-device" || p == "nvtx-live") continue;
+    if (p == "host-only" || p == "nvtx-precapture") {
+      o->notes.push_back(v.flag + " suffix ':" + p + "' is accepted and ignored: gsys records "
+                         "graphs host-and-device, NVTX as it happens");
+      continue;
+    }
+    return BadValue(v.flag, v.text, "graph or node, optionally :host-only|:host-and-device and "
+                    ":nvtx-live|:nvtx-precapture");
+  }
+  o->cuda_graph_trace = parts[0];
+  return OkStatus();
+}
 
 const std::vector<Option>& Table() {
   static const std::vector<Option> kTable = {
@@ -125,13 +180,10 @@ const std::vector<Option>& Table() {
        },
        kS, kFixedAtLaunch},
       {{"cuda-graph-trace", 0, FlagValue::kRequired, "graph|node",
-        "CUDA graphs as one range per launch (graph) or their kernels (node, default)."},
+        "CUDA graphs as one range per launch (graph) or their kernels (node, default);\n"
+        "nsys's :host-only/:host-and-device/:nvtx-* suffixes are accepted."},
        kTarget, nullptr,
-       +[](const Value& v, CaptureOptions* o) -> Status {
-         if (v.text != "graph" && v.text != "node") return BadValue(v.flag, v.text, "graph or node");
-         o->cuda_graph_trace = v.text;
-         return OkStatus();
-       }},
+       ApplyGraphTrace},
       {{"cuda-memory-usage", 0, FlagValue::kBool, "", "Record CUDA allocations and frees."},
        kTarget, "false",
        +[](const Value& v, CaptureOptions* o) -> Status {
@@ -139,15 +191,9 @@ const std::vector<Option>& Table() {
          return OkStatus();
        }},
       {{"pytorch", 0, FlagValue::kRequired, "autograd-nvtx|autograd-shapes-nvtx|none",
-        "PyTorch autograd ops as NVTX ranges (shapes too), no script change."},
-       kTarget, "none",
-       +[](const Value& v, CaptureOptions* o) -> Status {
-         if (v.text != "none" && v.text != "autograd-nvtx" && v.text != "autograd-shapes-nvtx") {
-           return BadValue(v.flag, v.text, "autograd-nvtx, autograd-shapes-nvtx or none");
-         }
-         o->pytorch = v.text == "none" ? "" : v.text;
-         return OkStatus();
-       }},
+        "PyTorch autograd ops as NVTX ranges (shapes too), no script change; implies nvtx\n"
+        "in --trace. functions-trace[-shapes] is accepted with a note."},
+       kTarget, "none", ApplyPytorch},
       {{"backtrace", 'b', FlagValue::kRequired, "cuda|auto|fp|lbr|dwarf|none",
         "cuda: stack at every CUDA API call (= --cudabacktrace=all:0). Unwind methods are\n"
         "accepted; gsys always unwinds with DWARF CFI."},
@@ -286,6 +332,21 @@ const std::vector<Option>& Table() {
          return OkStatus();
        },
        kS, kFixedAtLaunch},
+      {{"gpu-metrics-device", 0, FlagValue::kRequired, "all|none|N[,M]",
+        "nsys's older spelling of --gpu-metrics-devices."},
+       kP | kS, nullptr,
+       +[](const Value& v, CaptureOptions* o) -> Status {
+         o->gpu_metrics_devices.clear();
+         o->gpu_metrics = v.text != "none";
+         if (v.text == "none" || v.text == "all" || v.text == "cuda-visible") return OkStatus();
+         for (const auto& d : Split(v.text, ',')) {
+           auto n = ParseInt64(d);
+           if (!n || *n < 0 || *n > 255) return BadValue(v.flag, v.text, "all, none or GPU indexes like 0,1");
+           o->gpu_metrics_devices.push_back(static_cast<int>(*n));
+         }
+         return OkStatus();
+       },
+       kS, kFixedAtLaunch},
       {{"gpu-metrics-frequency", 0, FlagValue::kRequired, "HZ",
         "GPU metrics samples per second (nsys's 10..200000; gsys samples at most 1000)."},
        kP | kS, "10",
@@ -325,13 +386,168 @@ const std::vector<Option>& Table() {
        },
        kS, kFixedAtLaunch},
       {{"session-new", 0, FlagValue::kRequired, "NAME",
-        "Name of the live session (%q{VAR} %h %% expand). Default: VERB-<gsys pid>."},
-       kL, nullptr,
+        "Name of the live session (%q{VAR} %h %% expand; profile: with -Y). Default:\n"
+        "VERB-<gsys pid>."},
+       kP | kL | kS, nullptr,
        +[](const Value& v, CaptureOptions* o) -> Status {
          if (v.text.empty()) return BadValue(v.flag, v.text, "a session name");
          o->session_new = v.text;
          return OkStatus();
+       },
+       kS, "gsys start opens a window in a session of gsys launch (--session NAME)"},
+      // nsys options gsys maps onto its own, or accepts and ignores (with one note each).
+      {{"start-later", 'Y', FlagValue::kBool, "",
+        "Record nothing until `gsys start` (another shell; `gsys stop` ends the window),\n"
+        "as a live session named by --session-new; overrides --delay."},
+       kP, "false",
+       +[](const Value& v, CaptureOptions* o) -> Status {
+         o->start_later = BoolOf(v);
+         return OkStatus();
        }},
+      {{"trace-fork-before-exec", 0, FlagValue::kBool, "",
+        "Trace forked children before they exec (gsys always does)."},
+       kTarget, "false", +[](const Value&, CaptureOptions*) -> Status { return OkStatus(); }},
+      {{"nvtx-domain-include", 0, FlagValue::kRequired, "LIST",
+        "Keep only these NVTX domains (default = the unnamed one)."},
+       kTarget, nullptr,
+       +[](const Value& v, CaptureOptions* o) -> Status {
+         GSYS_ASSIGN_OR_RETURN(o->nvtx_domain_include, ParseNameList(v.flag, v.text));
+         return OkStatus();
+       }},
+      {{"nvtx-domain-exclude", 0, FlagValue::kRequired, "LIST",
+        "Drop these NVTX domains (default = the unnamed one)."},
+       kTarget, nullptr,
+       +[](const Value& v, CaptureOptions* o) -> Status {
+         GSYS_ASSIGN_OR_RETURN(o->nvtx_domain_exclude, ParseNameList(v.flag, v.text));
+         return OkStatus();
+       }},
+      {{"sampling-period", 0, FlagValue::kRequired, "EVENTS",
+        "nsys's CPU sampling period, 125000..16000000: gsys samples 1e9/EVENTS times a\n"
+        "second of CPU time (within 100..8000)."},
+       kTarget, nullptr,
+       +[](const Value& v, CaptureOptions* o) -> Status {
+         GSYS_ASSIGN_OR_RETURN(int64_t period, ParseIntIn(v.flag, v.text, 125000, 16000000));
+         int64_t hz = std::clamp<int64_t>(1'000'000'000 / period, 100, 8000);
+         if (hz * period != 1'000'000'000) {
+           o->notes.push_back(v.flag + "=" + v.text + " samples " + std::to_string(hz) +
+                              " times a second of CPU time");
+         }
+         o->sampling_frequency = static_cast<int>(hz);
+         return OkStatus();
+       }},
+      {{"samples-per-backtrace", 0, FlagValue::kRequired, "N",
+        "1..32; gsys takes a backtrace with every sample."},
+       kTarget, "1",
+       +[](const Value& v, CaptureOptions* o) -> Status {
+         GSYS_ASSIGN_OR_RETURN(int64_t n, ParseIntIn(v.flag, v.text, 1, 32));
+         return n == 1 ? OkStatus() : Ignore(v, o, "gsys takes a backtrace with every sample");
+       }},
+      {{"cuda-flush-interval", 0, FlagValue::kRequired, "MS",
+        "Flush CUDA buffers this often (0: gsys's 200 ms; at most 250)."},
+       kTarget, "0",
+       +[](const Value& v, CaptureOptions* o) -> Status {
+         GSYS_ASSIGN_OR_RETURN(int64_t ms, ParseIntIn(v.flag, v.text, 0, 1'000'000'000));
+         if (ms > 250) {
+           o->notes.push_back(v.flag + "=" + v.text + " flushes every 250 ms: gsys bounds what a "
+                              "killed process loses");
+           ms = 250;
+         }
+         o->cuda_flush_ms = static_cast<int>(ms);
+         return OkStatus();
+       }},
+      {{"cuda-trace-all-apis", 0, FlagValue::kBool, "",
+        "Also record the trivial CUDA runtime calls nsys and gsys skip by default."},
+       kTarget, "false",
+       +[](const Value& v, CaptureOptions* o) -> Status {
+         o->cuda_trace_all_apis = BoolOf(v);
+         return OkStatus();
+       }},
+      {{"cuda-um-cpu-page-faults", 0, FlagValue::kBool, "", "Accepted; not recorded yet."},
+       kTarget, "false",
+       +[](const Value& v, CaptureOptions* o) -> Status {
+         return IgnoreIfTrue(v, o, "gsys does not record unified-memory page faults yet");
+       }},
+      {{"cuda-um-gpu-page-faults", 0, FlagValue::kBool, "", "Accepted; not recorded yet."},
+       kTarget, "false",
+       +[](const Value& v, CaptureOptions* o) -> Status {
+         return IgnoreIfTrue(v, o, "gsys does not record unified-memory page faults yet");
+       }},
+      {{"cuda-event-trace", 0, FlagValue::kRequired, "auto|true|false", "Accepted; not recorded yet."},
+       kTarget, "false",
+       +[](const Value& v, CaptureOptions* o) -> Status {
+         if (v.text != "auto" && !ParseBool(v.text)) return BadValue(v.flag, v.text, "auto, true or false");
+         if (v.text == "false" || ParseBool(v.text) == false) return OkStatus();
+         return Ignore(v, o, "gsys does not record device-side CUDA event completions yet");
+       }},
+      {{"flush-on-cudaprofilerstop", 0, FlagValue::kBool, "",
+        "Accepted: gsys's CUDA buffers are flushed on their period (--cuda-flush-interval)."},
+       kTarget, "true",
+       +[](const Value& v, CaptureOptions* o) -> Status {
+         if (BoolOf(v)) return OkStatus();
+         return Ignore(v, o, "gsys flushes CUDA buffers on their period, whatever cudaProfilerStop does");
+       }},
+      {{"python-sampling", 0, FlagValue::kBool, "", "Accepted; not recorded yet."},
+       kTarget, "false",
+       +[](const Value& v, CaptureOptions* o) -> Status {
+         return IgnoreIfTrue(v, o, "gsys takes no periodic Python samples yet (-s process-tree "
+                             "samples native stacks; --python-backtrace=cuda gives Python stacks "
+                             "at CUDA calls)");
+       }},
+      {{"python-sampling-frequency", 0, FlagValue::kRequired, "HZ", "1..2000; accepted, not used yet."},
+       kTarget, nullptr,
+       +[](const Value& v, CaptureOptions* o) -> Status {
+         GSYS_RETURN_IF_ERROR(ParseIntIn(v.flag, v.text, 1, 2000).status());
+         return Ignore(v, o, "gsys takes no periodic Python samples yet");
+       }},
+      {{"python-functions-trace", 0, FlagValue::kRequired, "JSON", "Accepted; not used yet."},
+       kTarget, nullptr,
+       +[](const Value& v, CaptureOptions* o) -> Status {
+         if (v.text.empty()) return BadValue(v.flag, v.text, "a JSON file");
+         return Ignore(v, o, "gsys does not annotate Python functions yet");
+       }},
+      {{"dask", 0, FlagValue::kRequired, "functions-trace|none", "Accepted; not used yet."},
+       kTarget, "none",
+       +[](const Value& v, CaptureOptions* o) -> Status {
+         if (v.text != "functions-trace" && v.text != "none") return BadValue(v.flag, v.text, "functions-trace or none");
+         return v.text == "none" ? OkStatus() : Ignore(v, o, "gsys does not annotate Python functions yet");
+       }},
+      {{"osrt-backtrace-threshold", 0, FlagValue::kRequired, "NS", "Accepted; not used yet."},
+       kTarget, nullptr,
+       +[](const Value& v, CaptureOptions* o) -> Status {
+         GSYS_RETURN_IF_ERROR(ParseIntIn(v.flag, v.text, 0, INT64_MAX).status());
+         return Ignore(v, o, "gsys does not record OS runtime backtraces yet");
+       }},
+      {{"osrt-backtrace-depth", 0, FlagValue::kRequired, "N", "Accepted; not used yet."},
+       kTarget, nullptr,
+       +[](const Value& v, CaptureOptions* o) -> Status {
+         GSYS_RETURN_IF_ERROR(ParseIntIn(v.flag, v.text, 1, 1024).status());
+         return Ignore(v, o, "gsys does not record OS runtime backtraces yet");
+       }},
+      {{"osrt-backtrace-stack-size", 0, FlagValue::kRequired, "BYTES", "Accepted; not used yet."},
+       kTarget, nullptr,
+       +[](const Value& v, CaptureOptions* o) -> Status {
+         GSYS_RETURN_IF_ERROR(ParseIntIn(v.flag, v.text, 1, INT64_MAX).status());
+         return Ignore(v, o, "gsys does not record OS runtime backtraces yet");
+       }},
+      {{"gpu-metrics-set", 0, FlagValue::kRequired, "ALIAS|file:CFG", "Accepted; gsys reads NVML."},
+       kP | kS, nullptr,
+       +[](const Value& v, CaptureOptions* o) -> Status {
+         if (v.text.empty()) return BadValue(v.flag, v.text, "a metric set alias");
+         return Ignore(v, o, "gsys samples its NVML/GPM metrics, not nsys's PM counter sets");
+       },
+       kS, kFixedAtLaunch},
+      {{"gpuctxsw", 0, FlagValue::kBool, "", "Accepted; not recorded yet."},
+       kP | kS, "false",
+       +[](const Value& v, CaptureOptions* o) -> Status {
+         return IgnoreIfTrue(v, o, "gsys does not record GPU context switches yet");
+       },
+       kS, kFixedAtLaunch},
+      {{"resolve-symbols", 0, FlagValue::kBool, "", "Accepted: gsys resolves symbols at import."},
+       kP | kS, "true",
+       +[](const Value& v, CaptureOptions* o) -> Status {
+         return BoolOf(v) ? OkStatus() : Ignore(v, o, "gsys resolves symbols when it imports");
+       },
+       kS, kFixedAtLaunch},
   };
   return kTable;
 }
@@ -360,9 +576,15 @@ Status CheckTogether(CaptureVerb verb, CaptureOptions* o) {
   if (!o->cuda_backtrace.empty() && !cuda) {
     return Error(StatusCode::kInvalidArgument, "CUDA backtraces need cuda in --trace");
   }
-  if (!o->pytorch.empty() && !o->Traces("nvtx")) {
-    return Error(StatusCode::kInvalidArgument, "--pytorch needs nvtx in --trace");
+  if (!o->pytorch.empty() && !o->Traces("nvtx")) o->trace.push_back("nvtx");  // as nsys
+  if (!o->nvtx_domain_include.empty() && !o->nvtx_domain_exclude.empty()) {
+    return Error(StatusCode::kInvalidArgument,
+                 "--nvtx-domain-include and --nvtx-domain-exclude cannot be combined");
   }
+  if ((!o->nvtx_domain_include.empty() || !o->nvtx_domain_exclude.empty()) && !o->Traces("nvtx")) {
+    return Error(StatusCode::kInvalidArgument, "--nvtx-domain-include/-exclude need nvtx in --trace");
+  }
+  if (o->start_later) o->delay_ns = 0;  // -Y overrides --delay (nsys)
   if (o->capture_range == "cudaProfilerApi" && !cuda) {
     return Error(StatusCode::kInvalidArgument, "-c cudaProfilerApi needs cuda in --trace");
   }
@@ -393,6 +615,11 @@ const char* CaptureVerbName(CaptureVerb verb) {
     case CaptureVerb::kWrap: return "wrap";
   }
   return "?";
+}
+
+void AddImportMeta(const CaptureOptions& o, std::map<std::string, std::string>* meta) {
+  if (!o.nvtx_domain_include.empty()) (*meta)["nvtx_domain_include"] = Join(o.nvtx_domain_include, ",");
+  if (!o.nvtx_domain_exclude.empty()) (*meta)["nvtx_domain_exclude"] = Join(o.nvtx_domain_exclude, ",");
 }
 
 bool CaptureOptions::Traces(const std::string& domain) const {

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -65,6 +66,9 @@ struct CaptureOptions {
 
   bool Traces(const std::string& domain) const;
 };
+
+// session.meta entries the importer reads back (nvtx_domain_include/-exclude).
+void AddImportMeta(const CaptureOptions& o, std::map<std::string, std::string>* meta);
 
 // The flag specs `verb` accepts, in help order (the verb adds its own, e.g. --help, after them).
 std::vector<FlagSpec> CaptureFlagSpecs(CaptureVerb verb);

@@ -46,6 +46,8 @@ Status ToCaptureSettings(const CaptureOptions& o, const std::string& verb,
   c->capture_range_end = o.capture_range_end;
   c->cuda_graph_trace = o.cuda_graph_trace;
   c->cuda_memory_usage = o.cuda_memory_usage;
+  c->cuda_flush_ms = o.cuda_flush_ms;
+  c->cuda_trace_all_apis = o.cuda_trace_all_apis;
   c->cuda_backtrace = o.cuda_backtrace;
   c->python_backtrace = o.python_backtrace;
   c->sample = o.sample;

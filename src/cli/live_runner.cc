@@ -150,6 +150,7 @@ format::SessionMeta MakeMeta(const LiveRunOptions& o, int64_t now) {
   m["session_start_utc_ns"] = std::to_string(launcher::RealtimeNowNs());
   m["osrt_threshold_ns"] = std::to_string(o.options.osrt_threshold_ns);
   m["mode"] = o.verb;
+  AddImportMeta(o.options, &m);
   return m;
 }
 

@@ -11,6 +11,7 @@
 #include <filesystem>
 
 #include "cli/exit_codes.h"
+#include "cli/live_runner.h"
 #include "cli/flags.h"
 #include "cli/capture_options.h"
 #include "cli/capture_settings.h"
@@ -74,7 +75,7 @@ struct Plan {
   format::SessionMeta meta;
 };
 
-Status BuildPlan(const ParsedFlags& flags, Plan* plan);
+Status BuildPlan(const ParsedFlags& flags, CaptureOptions o, Plan* plan);
 
 class ProfileCommand : public Subcommand {
  public:
@@ -90,6 +91,30 @@ class ProfileCommand : public Subcommand {
   }
   Result<int> Run(const std::vector<std::string>& args) override;
 };
+
+// -Y/--start-later: the tree runs injected but not recording, as a live session (the one
+// `gsys launch` runs); `gsys start` opens the window, `gsys stop` or the tree's exit ends it.
+Result<int> RunStartLater(const ParsedFlags& flags, CaptureOptions c) {
+  if (flags.positionals().empty()) return Bad("no command given (usage: gsys profile [options] COMMAND)");
+  for (const auto& n : c.notes) std::fprintf(stderr, "gsys: note: %s\n", n.c_str());
+  if (c.stats || !c.exports.empty() || c.gpu_metrics || c.duration_ns > 0) {
+    std::fprintf(stderr, "gsys: note: with -Y, --stats, --export, -d and --gpu-metrics-devices "
+                 "are accepted and ignored: windows are written as live-session reports\n");
+  }
+  LiveRunOptions o;
+  o.verb = "profile";
+  o.argv = flags.positionals();
+  o.session_name = c.session_new;
+  o.output = c.output.empty() ? "report%n" : c.output;
+  o.show_output = c.show_output;
+  o.wait_all = c.wait_all;
+  o.user_env = c.env;
+  o.inherit_environment = c.inherit_environment;
+  o.kill_signal = c.kill_signal;
+  if (!c.capture_range.empty()) c.capture_range_end = "repeat";
+  o.options = std::move(c);
+  return RunLive(o);
+}
 
 void OnStarted(pid_t pid, void* ctx) {
   auto* plan = static_cast<Plan*>(ctx);
@@ -110,8 +135,10 @@ Result<int> ProfileCommand::Run(const std::vector<std::string>& args) {
     std::fputs(Help().c_str(), stdout);
     return 0;
   }
+  GSYS_ASSIGN_OR_RETURN(CaptureOptions options, ReadCaptureOptions(CaptureVerb::kProfile, flags));
+  if (options.start_later) return RunStartLater(flags, std::move(options));
   Plan plan;
-  GSYS_RETURN_IF_ERROR(BuildPlan(flags, &plan));
+  GSYS_RETURN_IF_ERROR(BuildPlan(flags, std::move(options), &plan));
   std::error_code ec;
   // Exclusive: a second run with the same resolved -o stops here, before its target starts.
   GSYS_ASSIGN_OR_RETURN(launcher::SessionDirLock session_lock,
@@ -217,8 +244,11 @@ Result<int> ProfileCommand::Run(const std::vector<std::string>& args) {
                     launched->session_ended_early);
 }
 
-Status BuildPlan(const ParsedFlags& flags, Plan* plan) {
-  GSYS_ASSIGN_OR_RETURN(CaptureOptions o, ReadCaptureOptions(CaptureVerb::kProfile, flags));
+Status BuildPlan(const ParsedFlags& flags, CaptureOptions o, Plan* plan) {
+  if (!o.session_new.empty()) {
+    o.notes.push_back("--session-new=" + o.session_new + " names the session only with -Y (a "
+                      "profile session is not reachable by gsys start/stop otherwise)");
+  }
   if (flags.positionals().empty()) return Bad("no command given (usage: gsys profile [options] COMMAND)");
   plan->launch.argv = flags.positionals();
   GSYS_ASSIGN_OR_RETURN(std::string executable, launcher::ResolveCommand(plan->launch.argv[0]));
@@ -295,6 +325,7 @@ Status BuildPlan(const ParsedFlags& flags, Plan* plan) {
   if (!plan->stop_on_exit) m["stop_on_exit"] = "false";
   if (!c.pytorch.empty()) m["pytorch"] = c.pytorch;
   if (!c.capture_range.empty()) m["capture_range"] = c.capture_range + (c.nvtx_capture.empty() ? "" : " " + c.nvtx_capture);
+  AddImportMeta(o, &m);
   return OkStatus();
 }
 

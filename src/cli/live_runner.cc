@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <memory>
 
+#include "cli/capture_settings.h"
 #include "cli/exit_codes.h"
 #include "cli/stats_summary.h"
 #include "cli/stderr_line.h"
@@ -144,26 +145,16 @@ format::SessionMeta MakeMeta(const LiveRunOptions& o, int64_t now) {
   m["command_line"] = Join(o.argv, " ");
   m["host"] = ThisHostName();
   m["tool_version"] = GSYS_VERSION;
-  m["trace"] = o.capture.trace;
+  m["trace"] = o.options.trace.empty() ? "none" : Join(o.options.trace, ",");
   m["session_start_monotonic_ns"] = std::to_string(now);
   m["session_start_utc_ns"] = std::to_string(launcher::RealtimeNowNs());
-  m["osrt_threshold_ns"] = std::to_string(o.capture.osrt_threshold_ns);
+  m["osrt_threshold_ns"] = std::to_string(o.options.osrt_threshold_ns);
   m["mode"] = o.verb;
+  AddImportMeta(o.options, &m);
   return m;
 }
 
 }  // namespace
-
-std::string FindInjectLibrary() {
-  if (const char* env = std::getenv("GSYS_INJECT_LIBRARY")) return env;
-  std::error_code ec;
-  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  for (const char* rel : {"../lib/libgsys-inject.so", "../lib/gsys/libgsys-inject.so", "libgsys-inject.so"}) {
-    fs::path p = exe.parent_path() / rel;
-    if (fs::exists(p, ec)) return fs::weakly_canonical(p, ec).string();
-  }
-  return "";
-}
 
 std::string ThisHostName() {
   char host[256] = {};
@@ -175,12 +166,9 @@ Result<int> RunLive(const LiveRunOptions& o) {
   std::string prefix = "gsys " + o.verb + ": ";
   if (o.argv.empty()) return Error(StatusCode::kInvalidArgument, prefix + "no command given");
   GSYS_ASSIGN_OR_RETURN(std::string executable, launcher::ResolveCommand(o.argv[0]));
-  launcher::CaptureSettings capture = o.capture;
+  launcher::CaptureSettings capture;
+  GSYS_RETURN_IF_ERROR(ToCaptureSettings(o.options, "gsys " + o.verb, &capture));
   capture.sanitizer_needs = launcher::ElfSanitizerNeeds(executable);
-  capture.inject_library = FindInjectLibrary();
-  if (capture.inject_library.empty()) {
-    return Error(StatusCode::kNotFound, prefix + "cannot find libgsys-inject.so next to gsys (set GSYS_INJECT_LIBRARY)");
-  }
   const char* root_env = std::getenv("GSYS_SESSIONS_DIR");
   std::string root = serving::SessionsRoot(root_env ? root_env : "");
   serving::SessionInfo info;
@@ -227,7 +215,8 @@ Result<int> RunLive(const LiveRunOptions& o) {
 
   launcher::LaunchOptions lo;
   lo.argv = o.argv;
-  lo.env = launcher::BuildCaptureEnv(InheritedEnv(), o.user_env, capture);
+  lo.env = launcher::BuildCaptureEnv(o.inherit_environment ? InheritedEnv() : std::vector<std::string>{},
+                                     o.user_env, capture);
   lo.kill_signal = o.kill_signal != 0 ? o.kill_signal : SIGTERM;
   lo.wait_all = o.wait_all;
   lo.show_output = o.show_output;

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "common/status.h"
-#include "launcher/capture_env.h"
+#include "cli/capture_options.h"
 
 namespace gsys::cli {
 
@@ -19,7 +19,8 @@ struct LiveRunOptions {
   std::string verb;                  // "wrap" or "launch": messages, session kind
   std::vector<std::string> argv;     // the target command
   std::vector<std::string> user_env; // -e NAME=VALUE
-  launcher::CaptureSettings capture; // trace, thresholds, capture range (session_dir is set here)
+  CaptureOptions options;            // what the tree records (capture_options.h)
+  bool inherit_environment = true;
   std::string session_name;          // "" = VERB-<pid>
   std::string output;                // report folder or pattern ("" = current directory)
   std::string upload;                // "" = none
@@ -36,8 +37,7 @@ struct LiveRunOptions {
 // Runs the target until it exits (or `gsys shutdown`). Returns the target's exit code.
 Result<int> RunLive(const LiveRunOptions& options);
 
-// Shared with profile: libgsys-inject.so next to gsys (or $GSYS_INJECT_LIBRARY); "" if missing.
-std::string FindInjectLibrary();
+// Shared with profile's repeat ranges.
 std::string ThisHostName();
 
 }  // namespace gsys::cli

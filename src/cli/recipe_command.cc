@@ -3,6 +3,7 @@
 // (nsys recipe) run in parallel, locally or under mpirun (--mode mpi).
 #include <sched.h>
 
+#include <cstdio>
 #include <thread>
 
 #include "analysis/recipe/engine.h"
@@ -240,6 +241,7 @@ class RecipeCommand : public Subcommand {
     if (!run.ok()) return run.status();
     if (!root) return 0;
     for (const rc::RankInfo& rank : run->ranks) PrintDataWarnings(rank.data_warnings);
+    for (const auto& note : run->result.notes) std::fprintf(stderr, "gsys: note: %s\n", note.c_str());
     GSYS_ASSIGN_OR_RETURN(auto files,
                           rc::WriteOutputDir(dir, force, *recipe, run.value(),
                                              "gsys recipe " + Join(args, " "), text));

@@ -3,6 +3,7 @@
 // (or `gsys wrap`): opens a capture window in the running tree.
 #include <cstdio>
 
+#include "cli/capture_options.h"
 #include "cli/flags.h"
 #include "cli/subcommand.h"
 #include "common/one_line.h"
@@ -15,14 +16,21 @@ Result<serving::SessionInfo> FindLiveSession(const std::string& verb, const Pars
 
 namespace {
 
-const std::vector<FlagSpec>& StartFlags() {
+// The verb's own flags, after the capture options.
+const std::vector<FlagSpec>& OwnFlags() {
   static const std::vector<FlagSpec> kFlags = {
       {"session", 0, FlagValue::kRequired, "NAME", "The session (default: the only live one)."},
-      {"duration", 'd', FlagValue::kRequired, "SECONDS", "Close the window after this long."},
-      {"output", 'o', FlagValue::kRequired, "NAME",
-       "Report name (%q{VAR} %h %p %n %%; .gsys-rep appended) or folder (ends with /)."},
       {"help", 'h', FlagValue::kNone, "", "Show this help."},
   };
+  return kFlags;
+}
+
+const std::vector<FlagSpec>& StartFlags() {
+  static const std::vector<FlagSpec> kFlags = [] {
+    std::vector<FlagSpec> f = CaptureFlagSpecs(CaptureVerb::kStart);
+    f.insert(f.end(), OwnFlags().begin(), OwnFlags().end());
+    return f;
+  }();
   return kFlags;
 }
 
@@ -31,11 +39,11 @@ class StartCommand : public Subcommand {
   std::string Name() const override { return "start"; }
   std::string Summary() const override { return "Open a capture window in a live session (gsys launch)"; }
   std::string Help() const override {
-    return "usage: gsys start [--session NAME] [-d SECONDS] [-o OUTPUT]\n\n"
+    return "usage: gsys start [--session NAME] [-d SECONDS] [-o OUTPUT] [options]\n\n"
            "Opens a capture window in the process tree of a live session (gsys launch or\n"
            "gsys wrap). `gsys stop` closes it and prints the report; with -d it closes by itself.\n\n"
            "options:\n" +
-           FlagsHelp(StartFlags());
+           CaptureOptionsHelp(CaptureVerb::kStart, OwnFlags());
   }
   Result<int> Run(const std::vector<std::string>& args) override {
     GSYS_ASSIGN_OR_RETURN(ParsedFlags flags, ParseFlags("start", StartFlags(), args, false));
@@ -46,16 +54,11 @@ class StartCommand : public Subcommand {
     if (!flags.positionals().empty()) {
       return Error(StatusCode::kInvalidArgument, "start: unexpected argument '" + flags.positionals()[0] + "'");
     }
+    GSYS_ASSIGN_OR_RETURN(CaptureOptions o, ReadCaptureOptions(CaptureVerb::kStart, flags));
     serving::KeyValues req{{"verb", "start"}};
-    if (auto d = flags.Last("duration")) {
-      char* end = nullptr;
-      double s = std::strtod(d->c_str(), &end);
-      if (d->empty() || *end != '\0' || !(s > 0) || s > 1e8) {
-        return Error(StatusCode::kInvalidArgument, "start: bad --duration '" + *d + "' (expected seconds > 0)");
-      }
-      req["duration_ns"] = std::to_string(static_cast<int64_t>(s * 1e9));
-    }
-    if (auto o = flags.Last("output")) req["output"] = *o;
+    if (o.duration_ns > 0) req["duration_ns"] = std::to_string(o.duration_ns);
+    if (!o.output.empty()) req["output"] = o.output;
+    for (const auto& n : o.notes) std::fprintf(stderr, "gsys: note: %s\n", n.c_str());
     GSYS_ASSIGN_OR_RETURN(serving::SessionInfo session, FindLiveSession("start", flags));
     auto answer = serving::SendRequest(session, req, 10000);
     if (!answer.ok()) return Error(answer.status().code(), "start: " + answer.status().message());

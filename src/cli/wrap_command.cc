@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "cli/capture_options.h"
 #include "cli/flags.h"
 #include "cli/live_runner.h"
 #include "cli/subcommand.h"
@@ -21,42 +22,33 @@ extern char** environ;
 namespace gsys::cli {
 namespace {
 
-// The `gsys profile` options GSYS_PROFILE_ARGS may carry.
-const std::vector<FlagSpec>& ExtraFlags() {
-  static const std::vector<FlagSpec> kFlags = {
-      {"osrt-threshold", 0, FlagValue::kRequired, "NS", ""},
-      {"cuda-graph-trace", 0, FlagValue::kRequired, "graph|node", ""},
-      {"cuda-memory-usage", 0, FlagValue::kBool, "", ""},
-      {"show-output", 'w', FlagValue::kBool, "", ""},
-      {"wait", 0, FlagValue::kRequired, "primary|all", ""},
+// GSYS_PROFILE_TRACE (as -t) and GSYS_PROFILE_ARGS through the capture options of wrap.
+Status ApplyCaptureArgs(const serving::ServingConfig& c, LiveRunOptions* o) {
+  std::vector<std::string> args = {"--trace=" + c.trace};
+  args.insert(args.end(), c.profile_args.begin(), c.profile_args.end());
+  std::string where = c.profile_args.empty() ? c.trace_variable : "GSYS_PROFILE_ARGS";
+  if (where.empty()) where = "GSYS_PROFILE_ARGS";
+  auto bad = [&](const Status& s) {
+    std::string m = s.message();
+    if (StartsWith(m, "wrap: ")) m.erase(0, 6);
+    return Error(StatusCode::kInvalidArgument, "gsys wrap: " + where + ": " + m);
   };
-  return kFlags;
-}
-
-Status ApplyExtraArgs(const std::vector<std::string>& args, LiveRunOptions* o) {
-  auto bad = [](const std::string& m) {
-    return Error(StatusCode::kInvalidArgument, "gsys wrap: GSYS_PROFILE_ARGS: " + m);
-  };
-  auto parsed = ParseFlags("wrap", ExtraFlags(), args, false);
-  if (!parsed.ok()) {
-    return bad(parsed.status().message() + " (supported: --osrt-threshold, --cuda-graph-trace, "
-               "--cuda-memory-usage, --show-output, --wait)");
+  auto parsed = ParseFlags("wrap", CaptureFlagSpecs(CaptureVerb::kWrap), args, false);
+  if (!parsed.ok()) return bad(parsed.status());
+  if (!parsed->positionals().empty()) {
+    return bad(Error(StatusCode::kInvalidArgument, "unexpected '" + parsed->positionals()[0] + "'"));
   }
-  if (!parsed->positionals().empty()) return bad("unexpected '" + parsed->positionals()[0] + "'");
-  if (auto v = parsed->Last("osrt-threshold")) {
-    auto n = ParseInt64(*v);
-    if (!n || *n < 0) return bad("bad --osrt-threshold '" + *v + "'");
-    o->capture.osrt_threshold_ns = *n;
+  auto options = ReadCaptureOptions(CaptureVerb::kWrap, *parsed);
+  if (!options.ok()) return bad(options.status());
+  o->options = std::move(*options);
+  o->show_output = o->options.show_output;
+  o->wait_all = o->options.wait_all;
+  o->user_env = o->options.env;
+  for (const auto& n : o->options.notes) {
+    std::fprintf(stderr, "gsys wrap: warning: %s: %s\n",
+                 (StartsWith(n, "--trace") ? c.trace_variable : std::string("GSYS_PROFILE_ARGS")).c_str(),
+                 n.c_str());
   }
-  if (auto v = parsed->Last("cuda-graph-trace")) {
-    if (*v != "graph" && *v != "node") return bad("bad --cuda-graph-trace '" + *v + "'");
-    o->capture.cuda_graph_trace = *v;
-  }
-  o->capture.cuda_memory_usage = parsed->Bool("cuda-memory-usage", false);
-  o->show_output = parsed->Bool("show-output", true);
-  std::string wait = parsed->Last("wait").value_or("primary");
-  if (wait != "primary" && wait != "all") return bad("bad --wait '" + wait + "'");
-  o->wait_all = wait == "all";
   return OkStatus();
 }
 
@@ -92,12 +84,14 @@ class WrapCommand : public Subcommand {
            "  GSYS_PROFILE_DELAY             seconds before the first window (default 30)\n"
            "  GSYS_PROFILE_DURATION          seconds per window (default 600)\n"
            "  GSYS_PROFILE_REPEAT            a new window every N seconds (default: one window)\n"
-           "  GSYS_PROFILE_TRACE             cuda,nvtx,osrt (default)\n"
+           "  GSYS_PROFILE_TRACE             -t/--trace of gsys profile (default cuda,nvtx,osrt)\n"
            "  GSYS_PROFILE_OUTPUT            report folder (ends with /) or name pattern\n"
            "  GSYS_PROFILE_UPLOAD            s3://BUCKET/PREFIX/ or file:///DIR/\n"
            "  GSYS_PROFILE_KILL              none (default), sigterm, sigkill or N: after the window\n"
-           "  GSYS_PROFILE_ARGS              extra options (--osrt-threshold, --cuda-graph-trace, ...)\n"
-           "  GSYS_PROFILE_SHUTDOWN_TIMEOUT  seconds to finalize after SIGTERM (default 20)\n";
+           "  GSYS_PROFILE_ARGS              more capture options (below), blank-separated\n"
+           "  GSYS_PROFILE_SHUTDOWN_TIMEOUT  seconds to finalize after SIGTERM (default 20)\n\n"
+           "GSYS_PROFILE_ARGS options:\n" +
+           CaptureOptionsHelp(CaptureVerb::kWrap, {});
   }
 
   Result<int> Run(const std::vector<std::string>& args) override {
@@ -117,7 +111,6 @@ class WrapCommand : public Subcommand {
     LiveRunOptions o;
     o.verb = "wrap";
     o.argv = argv;
-    o.capture.trace = c.trace;
     o.output = c.output;
     o.upload = c.upload;
     o.schedule = true;
@@ -126,8 +119,8 @@ class WrapCommand : public Subcommand {
     o.repeat_ns = Ns(c.repeat_s);
     o.kill_signal = c.kill_signal;
     o.shutdown_timeout_ns = Ns(c.shutdown_timeout_s);
-    GSYS_RETURN_IF_ERROR(ApplyExtraArgs(c.profile_args, &o));
-    if (c.trace.find("cuda") != std::string::npos && access("/dev/nvidiactl", F_OK) != 0) {
+    GSYS_RETURN_IF_ERROR(ApplyCaptureArgs(c, &o));
+    if (o.options.Traces("cuda") && access("/dev/nvidiactl", F_OK) != 0) {
       std::fprintf(stderr, "gsys wrap: note: no NVIDIA driver here (/dev/nvidiactl is missing): CUDA "
                    "capture is skipped, NVTX and OS runtime are recorded\n");
     }

@@ -41,6 +41,14 @@ std::vector<std::string> BuildCaptureEnv(const std::vector<std::string>& base,
     if (s.cuda_memory_usage) set("GSYS_CUDA_MEMORY_USAGE=1");
     if (!s.cuda_backtrace.empty()) set("GSYS_CUDA_BACKTRACE=" + s.cuda_backtrace);
     if (s.python_backtrace) set("GSYS_PYTHON_BACKTRACE=cuda");
+    if (s.cuda_flush_ms > 0) set("GSYS_CUDA_FLUSH_MS=" + std::to_string(s.cuda_flush_ms));
+    // --cuda-trace-all-apis: the default kinds with every runtime call; a GSYS_CUDA_KINDS the
+    // user set stays theirs.
+    // GSYS_CUDA_KINDS replaces the kinds the graph/memory settings add, so they are listed.
+    if (s.cuda_trace_all_apis && !vars.count("GSYS_CUDA_KINDS")) {
+      set(std::string("GSYS_CUDA_KINDS=runtime-all,driver-launch,kernel,memcpy,memset,sync") +
+          (s.cuda_graph_trace == "graph" ? ",graph" : "") + (s.cuda_memory_usage ? ",memory" : ""));
+    }
   }
   if (s.sample) {
     set("GSYS_SAMPLE=process-tree");

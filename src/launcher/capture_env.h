@@ -24,6 +24,8 @@ struct CaptureSettings {
   bool nvtx_registered_only = true;
   std::string cuda_graph_trace;  // "", "node", "graph"
   bool cuda_memory_usage = false;
+  int cuda_flush_ms = 0;         // GSYS_CUDA_FLUSH_MS (--cuda-flush-interval); 0 = the default
+  bool cuda_trace_all_apis = false;  // --cuda-trace-all-apis: runtime-all in GSYS_CUDA_KINDS
   std::string pytorch;           // "", "autograd-nvtx", "autograd-shapes-nvtx"
   std::string python_dir;        // directory of gsys's sitecustomize.py (with `pytorch`)
   std::string cuda_backtrace;    // GSYS_CUDA_BACKTRACE list ("all:1000"), "" = off

@@ -51,28 +51,6 @@ Result<double> Seconds(const Lookup& l, bool allow_zero) {
   return s;
 }
 
-// Trace list: names gsys records are kept; the others are dropped with one message.
-std::string FilterTrace(const Lookup& l, std::vector<std::string>* messages) {
-  std::vector<std::string> kept, skipped;
-  for (const auto& raw : Split(l.value, ',')) {
-    std::string name = ToLower(Trim(raw));
-    if (name.empty()) continue;
-    if (name == "cuda" || name == "nvtx" || name == "osrt" || name == "cublas" ||
-        name == "cublas-verbose" || name == "cudnn") {
-      bool dup = false;
-      for (const auto& k : kept) dup = dup || k == name;
-      if (!dup) kept.push_back(name);
-    } else if (name != "none") {
-      skipped.push_back(name);
-    }
-  }
-  if (!skipped.empty()) {
-    messages->push_back("warning: " + l.name + ": gsys does not record " + Join(skipped, ", ") +
-                        " yet; tracing " + (kept.empty() ? std::string("nothing") : Join(kept, ",")));
-  }
-  return kept.empty() ? "none" : Join(kept, ",");
-}
-
 Result<std::string> Destination(const Lookup& l) {
   std::string v(Trim(l.value));
   if (v.empty()) return std::string();
@@ -160,7 +138,10 @@ Result<ParsedServingEnv> ParseServingEnv(const EnvMap& env) {
     GSYS_ASSIGN_OR_RETURN(c.duration_s, Seconds(l, false));
   }
   l = Resolve(env, {"GSYS_PROFILE_TRACE", "LMI_DEBUG_NSYS_PROFILE_TRACE", "NSYS_PROFILE_TRACE"}, msgs);
-  if (!l.name.empty()) c.trace = FilterTrace(l, msgs);
+  if (!l.name.empty()) {
+    c.trace = std::string(Trim(l.value));
+    c.trace_variable = l.name;
+  }
   l = Resolve(env, {"GSYS_PROFILE_UPLOAD", "LMI_DEBUG_S3_ARTIFACT_PATH", "S3_DEBUG_PATH"}, msgs);
   if (!l.name.empty()) {
     GSYS_ASSIGN_OR_RETURN(c.upload, Destination(l));

@@ -22,7 +22,8 @@ struct ServingConfig {
   double delay_s = 30;      // first window opens this long after the server starts
   double duration_s = 600;  // each window lasts this long
   double repeat_s = 0;      // > 0: a new window every repeat_s (start to start)
-  std::string trace = "cuda,nvtx,osrt";  // only names gsys records
+  std::string trace = "cuda,nvtx,osrt";  // as given; parsed by the CLI's capture options
+  std::string trace_variable = "GSYS_PROFILE_TRACE";  // the variable it came from
   std::string output;       // "" = current directory, default names
   bool output_is_dir = true;
   std::string upload;       // "" or "s3://bucket/prefix/" / "file:///abs/dir/" (ends with '/')
@@ -33,7 +34,7 @@ struct ServingConfig {
 
 struct ParsedServingEnv {
   ServingConfig config;
-  // One line each: conflicts, ignored variables, trace names not recorded (printed as warnings
+  // One line each: conflicts, ignored variables (printed as warnings
   // or notes by the caller, prefixed "gsys wrap: ").
   std::vector<std::string> messages;
 };

@@ -101,15 +101,15 @@ TEST(ServingConfig, NsightVersionIgnoredWithNote) {
   EXPECT_EQ(msgs[1].rfind("note: NSIGHT_VERSION is ignored", 0), 0u) << msgs[1];
 }
 
-TEST(ServingConfig, UnknownTraceNamesWarnOnceAndAreSkipped) {
+// The list is parsed by the CLI's capture options (cli/capture_options.h), as -t is.
+TEST(ServingConfig, TraceIsPassedOnWithTheVariableItCameFrom) {
   std::vector<std::string> msgs;
   ServingConfig c = Ok({{"GSYS_PROFILE", "1"},
-                        {"LMI_DEBUG_NSYS_PROFILE_TRACE", "cuda,nvtx,osrt,cudnn,cublas,mpi,python-gil"}}, &msgs);
-  EXPECT_EQ(c.trace, "cuda,nvtx,osrt,cudnn,cublas");
-  ASSERT_EQ(msgs.size(), 1u);
-  EXPECT_NE(msgs[0].find("does not record mpi, python-gil yet"), std::string::npos) << msgs[0];
-  EXPECT_NE(msgs[0].find("LMI_DEBUG_NSYS_PROFILE_TRACE"), std::string::npos) << msgs[0];
-  EXPECT_EQ(Ok({{"GSYS_PROFILE", "1"}, {"GSYS_PROFILE_TRACE", "ucx"}}).trace, "none");
+                        {"LMI_DEBUG_NSYS_PROFILE_TRACE", " cuda,nvtx,mpi,python-gil "}}, &msgs);
+  EXPECT_EQ(c.trace, "cuda,nvtx,mpi,python-gil");
+  EXPECT_EQ(c.trace_variable, "LMI_DEBUG_NSYS_PROFILE_TRACE");
+  EXPECT_TRUE(msgs.empty());
+  EXPECT_EQ(Ok({{"GSYS_PROFILE", "1"}}).trace, "cuda,nvtx,osrt");
 }
 
 TEST(ServingConfig, BadValuesNameTheVariable) {

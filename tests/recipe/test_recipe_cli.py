@@ -45,8 +45,8 @@ class RecipeCliTest(CliTestCase):
         self.assertOneLineError(gsys("recipe", "cuda_gpu_time_util_map", "--bins", "0",
                                      "--input", self.r0, "--output", self.out), EXIT_USAGE,
                                 "--bins")
-        self.assertOneLineError(gsys("recipe", "nvtx_pace", "--input", self.r0), EXIT_USAGE,
-                                "nvtx_pace needs --name")
+        self.assertOneLineError(gsys("recipe", "cuda_gpu_kern_pace", "--input", self.r0),
+                                EXIT_USAGE, "cuda_gpu_kern_pace needs --name")
         self.assertOneLineError(gsys("recipe", "gpu_gaps", "--chunks", "3", "--input", self.r0),
                                 EXIT_USAGE, "--chunks does not apply to gpu_gaps")
         self.assertOneLineError(gsys("recipe", "cuda_gpu_kern_sum", "--gap", "3", "--input",
@@ -54,6 +54,25 @@ class RecipeCliTest(CliTestCase):
         self.assertOneLineError(gsys("recipe", "cuda_gpu_kern_sum", "--mode", "dask",
                                      "--input", self.r0), EXIT_USAGE, "--mode")
         self.assertOneLineError(gsys("recipe"), EXIT_USAGE, "no recipe given")
+
+    def test_nvtx_pace_without_name_picks_the_most_frequent_top_level_range(self):
+        # "step" x3 at top level with "inner" x4 nested in them; "tie" x3 at top level on
+        # another process, shorter in total than "step": step wins (count, then total time).
+        rep = Report()
+        for i in range(3):
+            rep.nvtx(i * 10 * MS, i * 10 * MS + 5 * MS, "step")
+            rep.nvtx(i * 10 * MS + MS, i * 10 * MS + 2 * MS, "inner")
+            rep.nvtx(i * 10 * MS, i * 10 * MS + MS, "tie", pid=200)
+        rep.nvtx(31 * MS, 32 * MS, "inner", pid=300)  # top level, but "inner" has 1 there
+        path = rep.write(os.path.join(self.tmp, "iters.sqlite"))
+        proc = gsys("recipe", "nvtx_pace", "--input", path, "--output", self.out)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        notes = [l for l in proc.stderr.splitlines() if "no --name: picked 'step'" in l]
+        self.assertEqual(len(notes), 1, proc.stderr)
+        with open(os.path.join(self.out, "pace.csv")) as f:
+            self.assertEqual(len(list(csv.DictReader(f))), 3)
+        with open(os.path.join(self.out, "nvtx_pace.html")) as f:
+            self.assertIn("no --name: picked &#39;step&#39;", f.read())
 
     def test_bad_filter_nvtx(self):
         for spec, why in (("step/x", "'x' is not an index"), ("step/-1", "'-1' is not an index"),

@@ -98,6 +98,7 @@ struct RecipeResult {
   std::vector<OutputTable> tables;
   std::vector<html::Block> blocks;   // the page body (the engine adds the files table)
   std::vector<std::string> summary;  // a few lines for the terminal
+  std::vector<std::string> notes;    // one line each for stderr (what the recipe chose)
 };
 
 // Data a recipe needs in every rank: one of `any_of` must hold rows, else the rank is skipped

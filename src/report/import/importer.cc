@@ -28,6 +28,7 @@
 #include "report/import/report_writer.h"
 #include "report/import/stack_import.h"
 #include "report/import/stream_importer.h"
+#include "report/import/nvtx_domain_filter.h"
 #include "report/import/window_filter.h"
 
 namespace gsys::report {
@@ -400,6 +401,15 @@ Result<ImportSummary> ImportSession(const ImportOptions& options) {
     totals.last_ts = std::min(totals.last_ts, SaturatingAdd(window_end, origin_mono));
     meta["capture_window_start_ns"] = std::to_string(window_start);
     meta["capture_window_end_ns"] = std::to_string(window_end);
+  }
+  if (meta.count("nvtx_domain_include") || meta.count("nvtx_domain_exclude")) {
+    GSYS_RETURN_IF_ERROR(writer->FlushPending());
+    auto list = [&](const char* key) {
+      auto it = meta.find(key);
+      return it == meta.end() || it->second.empty() ? std::vector<std::string>{} : Split(it->second, ',');
+    };
+    GSYS_RETURN_IF_ERROR(FilterNvtxDomains(writer->db(), list("nvtx_domain_include"),
+                                           list("nvtx_domain_exclude"), &sum));
   }
   sum.processes = totals.processes.size();
   sum.threads = totals.thread_names.size();

@@ -28,7 +28,8 @@ class PaceRecipe : public Recipe {
   std::string help() const override {
     return std::string("Iterations of one ") +
            (nvtx_ ? "NVTX range (--name TEXT: push/pop or start/end ranges with that text, any "
-                    "domain)"
+                    "domain; without --name, the most frequent top-level range, ties by total "
+                    "time)"
                   : "kernel (--name: its demangled, base or mangled name)") +
            " per rank: duration, delta (gap since the previous instance) and their running "
            "sums (pace.csv), per-rank statistics (stats.csv, delta_stats.csv) and stragglers "
@@ -40,7 +41,7 @@ class PaceRecipe : public Recipe {
   }
   std::vector<std::string> SpilledTables() const override { return {"pace"}; }
   Status Validate(const RecipeOptions& options) const override {
-    if (options.range_name.empty()) {
+    if (options.range_name.empty() && !nvtx_) {
       return Error(StatusCode::kInvalidArgument,
                    "recipe: " + name() + " needs --name " + (nvtx_ ? "RANGE" : "KERNEL"));
     }
@@ -55,8 +56,16 @@ class PaceRecipe : public Recipe {
               : "WITH ids AS (SELECT id FROM StringIds WHERE value = ?1) SELECT k.start, k.end "
                 "FROM CUPTI_ACTIVITY_KIND_KERNEL AS k WHERE k.demangledName IN ids OR "
                 "k.shortName IN ids OR k.mangledName IN ids ORDER BY k.start, k.end";
+    std::string range = ctx.options.range_name;
+    if (range.empty()) {  // nvtx_pace without --name: the range users mean (PickRange)
+      GSYS_ASSIGN_OR_RETURN(range, PickRange(ctx));
+      if (range.empty()) {
+        ctx.skip_reason = "has no NVTX push/pop or start/end range";
+        return Bundle{{"pace", Frame{}}};
+      }
+    }
     GSYS_ASSIGN_OR_RETURN(report::Statement stmt, ctx.reader.db().Prepare(sql));
-    GSYS_RETURN_IF_ERROR(stmt.BindText(1, ctx.options.range_name));
+    GSYS_RETURN_IF_ERROR(stmt.BindText(1, range));
     Frame f;
     f.columns = {"Iteration", "Start", "End", "Duration", "Delta", "Duration Accum",
                  "Delta Accum"};
@@ -76,7 +85,7 @@ class PaceRecipe : public Recipe {
     }
     if (f.rows.empty()) {
       ctx.skip_reason = std::string("has no ") + (nvtx_ ? "NVTX range" : "kernel") + " named '" +
-                        ctx.options.range_name + "'";
+                        range + "'";
       return Bundle{{"pace", std::move(f)}};
     }
     // This rank's statistics; the pace rows go to a part on disk (Recipe::SpilledTables).
@@ -90,8 +99,9 @@ class PaceRecipe : public Recipe {
     stats.columns = delta_stats.columns = DescribeColumns();
     stats.rows.push_back(DescribeCells(dd));
     delta_stats.rows.push_back(DescribeCells(dg));
-    info.columns = {"Iterations", "Mean Duration", "Mean Delta", "Last End"};
-    info.rows.push_back({static_cast<int64_t>(f.rows.size()), dd.mean, dg.mean, f.rows.back()[2]});
+    info.columns = {"Iterations", "Mean Duration", "Mean Delta", "Last End", "Range"};
+    info.rows.push_back({static_cast<int64_t>(f.rows.size()), dd.mean, dg.mean, f.rows.back()[2],
+                         range});
     return Bundle{{"pace", std::move(f)},
                   {"stats", std::move(stats)},
                   {"delta_stats", std::move(delta_stats)},
@@ -174,7 +184,24 @@ class PaceRecipe : public Recipe {
     result.tables.push_back({"stats", stats});
     result.tables.push_back({"delta_stats", delta_stats});
     result.tables.push_back({"rank_summary", summary});
-    result.blocks.emplace_back("Instances of '" + options.range_name +
+    std::string range = options.range_name;
+    if (range.empty()) {
+      std::vector<std::string> picked;
+      for (const RankResult& r : mapped) {
+        std::string name = CellText(r.bundle->at("info").rows.at(0).at(4));
+        if (std::find(picked.begin(), picked.end(), name) == picked.end()) picked.push_back(name);
+      }
+      std::string names;
+      for (const auto& n : picked) names += (names.empty() ? "'" : ", '") + n + "'";
+      range = picked.size() == 1 ? picked[0] : names;
+      std::string why = "no --name: picked " + (picked.size() == 1 ? "'" + range + "'" : names) +
+                        ", the most frequent top-level NVTX push/pop or start/end range" +
+                        (picked.size() == 1 ? "" : " of each rank (they differ)") +
+                        " (ties: the longest total time); --name RANGE picks another";
+      result.notes.push_back("recipe: nvtx_pace: " + why);
+      result.blocks.emplace_back(why + ".");
+    }
+    result.blocks.emplace_back("Instances of '" + range +
                                "' per rank, in start order (times aligned across ranks). A rank "
                                "whose iterations take longer, or that starts them later than "
                                "the others (lag), holds the others back.");
@@ -210,6 +237,23 @@ class PaceRecipe : public Recipe {
                        HumanNs(CellDouble((*lag)[4])) +
                        " after the earliest rank on average)");
     }
+  }
+
+  // The most frequent top-level push/pop range (not inside another push/pop range of its
+  // thread) or start/end range, ties broken by total time, then by name; "" when none.
+  static Result<std::string> PickRange(MapContext& ctx) {
+    GSYS_ASSIGN_OR_RETURN(
+        report::Statement stmt,
+        ctx.reader.db().Prepare(
+            "WITH r AS (SELECT n.rowid AS id, n.start, n.end, n.globalTid, n.eventType, "
+            "coalesce(n.text, s.value) AS name FROM NVTX_EVENTS AS n LEFT JOIN StringIds AS s "
+            "ON s.id = n.textId WHERE n.eventType IN (59, 60, 70, 71) AND n.end IS NOT NULL) "
+            "SELECT name, count(*) AS c, sum(end - start) AS t FROM r WHERE name IS NOT NULL AND "
+            "(eventType IN (60, 71) OR NOT EXISTS (SELECT 1 FROM r AS p WHERE p.eventType IN "
+            "(59, 70) AND p.globalTid = r.globalTid AND p.id != r.id AND p.start <= r.start AND "
+            "p.end >= r.end)) GROUP BY name ORDER BY c DESC, t DESC, name LIMIT 1"));
+    GSYS_ASSIGN_OR_RETURN(bool row, stmt.Step());
+    return row ? std::string(stmt.ColumnText(0)) : std::string();
   }
 
   bool nvtx_;

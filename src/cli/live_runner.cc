@@ -16,6 +16,7 @@
 #include "cli/stats_summary.h"
 #include "cli/stderr_line.h"
 #include "common/one_line.h"
+#include "common/secret_env.h"
 #include "common/strings.h"
 #include "format/session_meta.h"
 #include "launcher/launcher.h"
@@ -143,6 +144,12 @@ void OnSignal(LiveState& st, int sig) {
 format::SessionMeta MakeMeta(const LiveRunOptions& o, int64_t now) {
   format::SessionMeta m;
   m["command_line"] = Join(o.argv, " ");
+  // As profile records them (profile_command.cc): secret values redacted before the disk.
+  m["environment"] =
+      Join(RedactEnvironment(o.inherit_environment ? InheritedEnv() : std::vector<std::string>{}),
+           "\n");
+  std::error_code cwd_error;
+  m["working_dir"] = fs::current_path(cwd_error).string();
   m["host"] = ThisHostName();
   m["tool_version"] = GSYS_VERSION;
   m["trace"] = o.options.trace.empty() ? "none" : Join(o.options.trace, ",");

@@ -3,6 +3,7 @@
 """CLI tests of `gsys stats`: every bad-input path gives one line, a documented exit code
 and no partial output; output destinations behave as nsys's do."""
 
+import lzma
 import os
 import shutil
 import sqlite3
@@ -68,6 +69,25 @@ class StatsCliTest(CliTestCase):
                     os.path.join(self.tmp, "cap.nsys-rep"))
         self.assertEqual(proc.returncode, 0, proc.stderr)
         self.assertIn("nvfuser_none_f0_c0_r0_g0", proc.stdout)
+
+    def test_report_known_by_name_only(self):
+        # nsys's DX11 report: SKIPPED as nsys says it without the data (a project corpus export,
+        # tests/parity), one error line and no made-up table with it.
+        corpus = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "parity",
+                              "corpus", "nvtx_shapes", "nsys.sqlite.xz")
+        path = os.path.join(self.tmp, "cap.sqlite")
+        with lzma.open(corpus) as f, open(path, "wb") as out:
+            shutil.copyfileobj(f, out)
+        proc = gsys("stats", "-r", "dx11_pix_sum", path)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertIn("SKIPPED: " + path + " does not contain DX11 CPU debug markers.", proc.stdout)
+        db = sqlite3.connect(path)
+        db.execute("CREATE TABLE D3D11_PIX_DEBUG_API(start INT, end INT)")
+        db.execute("INSERT INTO D3D11_PIX_DEBUG_API VALUES (1, 2)")
+        db.commit()
+        db.close()
+        self.assertOneLineError(gsys("stats", "-r", "dx11_pix_sum", path), EXIT_UNSUPPORTED,
+                                "cannot summarize")
 
     def test_unknown_report_suggests(self):
         proc = gsys("stats", "-r", "cuda_gpu_kern_summ", self.fixture)

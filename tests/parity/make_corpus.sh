@@ -115,6 +115,32 @@ for d in "$C"/*/; do
     log "$(basename "$d") $client: $(ls "$d$client/stats" | wc -l) stats files, $(ls "$d$client/analyze" | wc -l) analyze files, $(grep -h '^rc=' "$d$client"/*.txt | tr '\n' ' ')"
   done
 done
+# Overhead side by side: wall time of the whole run (tool start-up and report writing included),
+# no tool / gsys / nsys interleaved, 5 repetitions, on two of the programs; medians in the log.
+for rep in 1 2 3 4 5; do
+  for prog in nvtx_shapes copies_streams; do
+    for tool in none gsys nsys; do
+      t0=$(now_ms)
+      case $tool in
+        none) (cd "$W/progs" && ./$prog) > /dev/null 2>&1 ;;
+        gsys) (cd "$W/progs" && "$GSYS" profile -t cuda,nvtx,osrt -f true -o "$W/ovh_g" ./$prog) > /dev/null 2>&1 ;;
+        nsys) (cd "$W/progs" && $NSYSRUN profile -t cuda,nvtx,osrt -s none --cpuctxsw none -f true \
+                 -o "$W/ovh_n" ./$prog) > /dev/null 2>&1 ;;
+      esac
+      echo "$prog $tool $rep $(( $(now_ms) - t0 ))" >> "$OUT/overhead.txt"
+    done
+  done
+done
+python3 - "$OUT/overhead.txt" <<'PY' | tee -a "$LOG"
+import collections, statistics, sys
+runs = collections.defaultdict(list)
+for line in open(sys.argv[1]):
+    prog, tool, _, ms = line.split()
+    runs[(prog, tool)].append(int(ms))
+for prog in sorted({p for p, _ in runs}):
+    print(prog, " ".join(f"{t} {statistics.median(runs[(prog, t)])} ms" for t in ("none", "gsys", "nsys")),
+          "(median wall time of 5, whole run)")
+PY
 du -sh "$C" | tee -a "$LOG"
 tar -C "$W" -cf - corpus | python3 -c 'import lzma, shutil, sys; shutil.copyfileobj(sys.stdin.buffer, lzma.open(sys.argv[1], "wb", preset=6))' "$OUT/corpus.tar.xz"
 ls -la "$OUT" | tee -a "$LOG"

@@ -1,5 +1,7 @@
 -- nvtx_gpu_proj_trace: one row per NVTX range that launched GPU work, with its projection onto
--- the GPU (see _nvtx_gpu_proj.sql). Order: Projected Start, Projected Duration DESC, RangeId.
+-- the GPU (see _nvtx_gpu_proj.sql). Order: RangeId (the NVTX_EVENTS row order), as nsys 2025.3.1
+-- prints it: on a gsys report, where a push/pop range is written when it ends, inner ranges come
+-- before the ranges enclosing them (tests/parity, nvtx_shapes).
 {{>nvtx_tree_setup}}
 WITH RECURSIVE
 {{>nvtx_ranges}},
@@ -26,4 +28,4 @@ SELECT
   coalesce(s.stack, ':' || p.rid) AS "RangeStack"
 FROM projections AS p
 LEFT JOIN stacks AS s ON s.rid = p.rid
-ORDER BY p.projStart, p.projEnd - p.projStart DESC, p.rid
+ORDER BY p.rid

@@ -11,11 +11,15 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// gsys's sitecustomize.py (--pytorch), installed under lib/gsys/python next to the library.
+// gsys's sitecustomize.py (--pytorch): python/ beside the library where it is installed
+// (PREFIX/lib/gsys/python), gsys/python beside it in a build tree (build/lib/gsys/python).
 std::string PythonDir(const std::string& inject_library) {
   std::error_code ec;
-  fs::path p = fs::path(inject_library).parent_path() / "gsys" / "python";
-  return fs::exists(p / "sitecustomize.py", ec) ? p.string() : "";
+  fs::path dir = fs::path(inject_library).parent_path();
+  for (fs::path p : {dir / "python", dir / "gsys" / "python"}) {
+    if (fs::exists(p / "sitecustomize.py", ec)) return p.string();
+  }
+  return "";
 }
 
 }  // namespace
@@ -59,7 +63,7 @@ Status ToCaptureSettings(const CaptureOptions& o, const std::string& verb,
     c->python_dir = PythonDir(c->inject_library);
     if (c->python_dir.empty()) {
       return Error(StatusCode::kNotFound, verb + ": --pytorch: cannot find "
-                   "gsys/python/sitecustomize.py next to libgsys-inject.so");
+                   "python/sitecustomize.py next to libgsys-inject.so");
     }
     c->pytorch = o.pytorch;
   }

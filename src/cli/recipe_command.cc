@@ -176,7 +176,7 @@ class RecipeCommand : public Subcommand {
            "docs/recipes.md and 'gsys recipe --help-recipes NAME'.\n\n"
            "recipes:\n" + RecipeList() + "\noptions:\n" + FlagsHelp(RecipeFlags()) +
            "\nexit codes: 0 ok (skipped ranks are listed), 2 usage (unknown recipe or option,\n"
-           "no input), 3 input missing, 4 unreadable input or reports of mixed versions,\n"
+           "no input), 3 input missing, 4 unreadable input,\n"
            "5 unsupported (.nsys-rep without export, no Open MPI), 6 output exists or cannot\n"
            "be written.\n";
   }

@@ -14,6 +14,8 @@ import subprocess
 import sys
 import tempfile
 import time
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+import report_db  # noqa: E402  (tests/lib: absent tables read as empty)
 
 ARGS = None
 TMP = None
@@ -37,7 +39,7 @@ def profile(*args, expect_rc=None, env=None, output="r"):
 
 
 def q(report, sql):
-    with sqlite3.connect(report) as db:
+    with report_db.connect(report) as db:
         rows = db.execute(sql).fetchall()
     return rows
 

@@ -13,6 +13,10 @@
 3. Off: without cublas/cudnn in -t the tables stay empty and nothing is patched.
 """
 import argparse, csv, glob, io, os, re, sqlite3, subprocess, sys, tempfile
+import sys
+import os
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+import report_db  # noqa: E402  (tests/lib: absent tables read as empty)
 
 FAILURES = []
 
@@ -57,7 +61,7 @@ def profile(args, trace, prog, argv, tmp, name):
     r = subprocess.run([os.path.join(args.build, "bin", "gsys"), "profile", "-t", trace, "-f", "true",
                         "-o", report, exe, *argv], capture_output=True, text=True, timeout=100)
     check(r.returncode == 0, "%s %s exited %d: %s" % (prog, argv, r.returncode, r.stderr[-1500:]))
-    return sqlite3.connect(report), report, r.stderr
+    return report_db.connect(report), report, r.stderr
 
 
 def counts(db, table):

@@ -13,6 +13,10 @@
 Exits 77 (ctest: skipped) with the reason when mpirun or the program is missing.
 """
 import argparse, collections, csv, io, os, shutil, sqlite3, subprocess, sys, tempfile
+import sys
+import os
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+import report_db  # noqa: E402  (tests/lib: absent tables read as empty)
 
 FAILURES = []
 MPIRUN = shutil.which("mpirun")
@@ -125,7 +129,7 @@ def per_rank(args, tmp, prog, prefix):
         if not os.path.exists(path):
             check(False, "missing " + path)
             continue
-        db = sqlite3.connect(path)
+        db = report_db.connect(path)
         check([row[0] for row in db.execute("SELECT rank FROM MPI_RANKS")] == [rank],
               "%s_%d: MPI_RANKS" % (prefix, rank))
         got = rows_by_rank(db)
@@ -153,7 +157,7 @@ def tree(args, tmp):
     r = run([args.gsys, "profile", "-t", "mpi", "-o", path, MPIRUN, *MPIRUN_ARGS, args.prog], "tree profile")
     check(r.stdout.count("ok") == 2, "tree: program output: " + r.stdout)
     check("90 MPI" in r.stderr, "tree: summary: " + r.stderr)
-    db = sqlite3.connect(path)
+    db = report_db.connect(path)
     check(sorted(row[0] for row in db.execute("SELECT rank FROM MPI_RANKS")) == [0, 1], "tree: MPI_RANKS")
     got = rows_by_rank(db)
     for rank in (0, 1):
@@ -176,7 +180,7 @@ def off(args, tmp):
              os.path.join(tmp, "off_%q{OMPI_COMM_WORLD_RANK}"), args.prog], "-t osrt profile")
     check(r.stdout.count("ok") == 2, "off: program output: " + r.stdout)
     for rank in (0, 1):
-        db = sqlite3.connect(os.path.join(tmp, "off_%d.gsys-rep" % rank))
+        db = report_db.connect(os.path.join(tmp, "off_%d.gsys-rep" % rank))
         n = sum(db.execute("SELECT count(*) FROM " + t).fetchone()[0] for t in list(TABLES) + ["MPI_RANKS"])
         check(n == 0, "off_%d: %d MPI rows without -t mpi" % (rank, n))
     env = mpi_env()
@@ -189,7 +193,7 @@ def off(args, tmp):
     alarming = [l for l in r.stderr.replace(tmp, "TMP").splitlines()
                 if any(w in l.lower() for w in ("error", "warning", "mpi"))]
     check(not alarming, "non-MPI target: stderr says %s" % alarming)
-    db = sqlite3.connect(path)
+    db = report_db.connect(path)
     check(db.execute("SELECT count(*) FROM MPI_OTHER_EVENTS").fetchone()[0] == 0, "non-MPI target: MPI rows")
     bad = subprocess.run([args.gsys, "profile", "-t", "mpi", "--mpi-impl", "lam", "/bin/true"],
                          capture_output=True, text=True, timeout=60)

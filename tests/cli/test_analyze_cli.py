@@ -65,7 +65,7 @@ class AnalyzeCliTest(CliTestCase):
         self.assertIn(" ** GPU Gaps (gpu_gaps):\n\n", out)
         self.assertIn("Processing [", out)
         self.assertIn("with [gpu_gaps](gap=1)... ", out)
-        self.assertIn("GPU was not found to be idle for more than 500ms.", out)
+        self.assertIn("GPU was not found to be\nidle for more than 500ms.", out)  # nsys's line break
 
     def test_default_set(self):
         proc = gsys("analyze", self.fixture)

@@ -16,6 +16,8 @@ import subprocess
 import sys
 import tempfile
 import time
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+import report_db  # noqa: E402  (tests/lib: absent tables read as empty)
 
 ARGS = None
 TMP = None
@@ -49,7 +51,7 @@ def eq(actual, expected, what):
 
 
 def q(report, sql):
-    with sqlite3.connect(f"file:{report}?mode=ro", uri=True) as db:
+    with report_db.connect(f"file:{report}?mode=ro", uri=True) as db:
         return db.execute(sql).fetchall()
 
 

@@ -175,17 +175,22 @@ void Align(std::vector<RankInfo>* ranks, bool disabled, std::vector<std::string>
   }
 }
 
-Status CheckVersions(const std::vector<RankInfo>& ranks) {
-  std::map<int, const RankInfo*> first;
-  for (const RankInfo& r : ranks) {
-    auto [it, inserted] = first.emplace(r.set, &r);
-    if (inserted || MajorVersion(it->second->version) == MajorVersion(r.version)) continue;
-    return Error(StatusCode::kBadInput,
-                 "recipe: reports of mixed versions: '" + it->second->path + "' (" +
-                     it->second->version + ") and '" + r.path + "' (" + r.version +
-                     "); pass reports written by one version");
+// Reports of different producers (nsys releases, gsys) mix: the reader presents one canonical
+// schema for all of them. The run says which versions it read, per set, so a difference in the
+// numbers can be traced to its producer.
+void NoteVersions(const std::vector<RankInfo>& ranks, std::vector<std::string>* notes) {
+  std::map<int, std::map<std::string, int>> versions;  // set -> major version -> reports
+  for (const RankInfo& r : ranks) ++versions[r.set][MajorVersion(r.version)];
+  for (const auto& [set, counts] : versions) {
+    if (counts.size() < 2) continue;
+    std::string list;
+    for (const auto& [version, n] : counts) {
+      list += (list.empty() ? "" : ", ") + version + " (" + std::to_string(n) + ")";
+    }
+    notes->push_back("reports of several producers" +
+                     (versions.size() > 1 ? " in set " + std::to_string(set) : std::string()) +
+                     ": " + list + "; all read through one schema");
   }
-  return OkStatus();
 }
 
 GlobalParams Params(const Recipe& recipe, const RecipeOptions& options,
@@ -383,8 +388,8 @@ Result<RecipeRun> RunRecipe(const RunRequest& request, Communicator* comm) {
     }
   }
   if (me == 0 && verdict.ok()) {
-    verdict = CheckVersions(ranks);
-    if (verdict.ok() && request.before_map) verdict = request.before_map();
+    NoteVersions(ranks, &run.notes);
+    if (request.before_map) verdict = request.before_map();
     Align(&ranks, options.disable_alignment, &run.notes);
     run.params = Params(recipe, options, ranks);
   }

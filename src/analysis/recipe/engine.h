@@ -53,7 +53,8 @@ struct RecipeRun {
 };
 
 // Runs `request`; `comm` may be null (one process). Bad inputs fail before any map step:
-// kNotFound/kBadInput/kUnsupported from the reader, kBadInput for reports of mixed versions.
+// kNotFound/kBadInput/kUnsupported from the reader. Reports of different producers (nsys
+// releases, gsys) mix; the run's notes name the versions.
 Result<RecipeRun> RunRecipe(const RunRequest& request, Communicator* comm);
 
 // The files index: Rank, File, Version, Offset (ns), Status ("ok" or "skipped: <reason>").

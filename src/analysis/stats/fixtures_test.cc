@@ -20,9 +20,17 @@ struct FixtureCase {
   std::set<std::string> skipped;     // reports that must be SKIPPED
 };
 
-const std::set<std::string> kNeverPresent = {"cublas_api_sum", "cudnn_api_sum",   "cuda_api_callers",
-                                             "mpi_event_sum",  "mpi_event_trace", "um_sum",
-                                             "um_total_sum"};
+// None of the fixtures has this data: these reports are SKIPPED on every one (the nsys reports
+// gsys knows by name only among them, ReportSpec::summarized).
+const std::set<std::string> kNeverPresent = {
+    "cublas_api_sum",     "cudnn_api_sum",          "cuda_api_callers",
+    "mpi_event_sum",      "mpi_event_trace",        "um_sum",
+    "um_total_sum",       "dx11_pix_sum",           "dx12_gpu_marker_sum",
+    "dx12_pix_sum",       "mpi_msg_size_sum",       "network_congestion",
+    "nvvideo_api_sum",    "openacc_sum",            "opengl_khr_gpu_range_sum",
+    "opengl_khr_range_sum", "openmp_sum",           "syscall_sum",
+    "um_cpu_page_faults_sum", "vulkan_api_sum",     "vulkan_api_trace",
+    "vulkan_gpu_marker_sum", "vulkan_marker_sum",   "wddm_queue_sum"};
 const std::set<std::string> kNvtxReports = {"nvtx_sum", "nvtx_pushpop_sum", "nvtx_startend_sum",
                                             "nvtx_pushpop_trace", "nvtx_gpu_proj_sum",
                                             "nvtx_gpu_proj_trace", "nvtx_kern_sum"};
@@ -104,6 +112,12 @@ TEST_P(FixtureTest, KernelArgumentsRun) {
          {std::vector<std::string>{"base"}, {"mangled"}, {"nvtx-name"}, {"nvtx-name", "base"},
           {"nvtx-name", "mangled"}}) {
       ReportOutcome outcome = Run(name, args);
+      // :nvtx-name without NVTX data is SKIPPED, as nsys 2025.3.1 does (tests/parity).
+      bool no_nvtx = GetParam().skipped.count("nvtx_sum") == 1;
+      if (no_nvtx && args.front() == "nvtx-name") {
+        EXPECT_TRUE(outcome.skipped) << name << ":" << args.back();
+        continue;
+      }
       EXPECT_FALSE(outcome.table.rows.empty()) << name << ":" << args.back();
     }
   }
@@ -164,8 +178,10 @@ TEST_P(FixtureTest, NvtxAgreesWithRawTables) {
   int64_t non_roots = 0;
   for (const auto& row : pushpop.table.rows) non_roots += CellNumber(row[static_cast<size_t>(lvl)]) > 0;
   EXPECT_EQ(ColumnSum(pushpop, "NumChild"), static_cast<double>(non_roots));
+  // nvtx_kern_sum lists a kernel under every enclosing range (as nsys; exact values are pinned
+  // by the parity tier), so it counts each launched kernel at least once.
   ReportOutcome kern_sum = Run("nvtx_kern_sum");
-  EXPECT_EQ(ColumnSum(kern_sum, "Kern Inst"), ColumnSum(Run("cuda_kern_exec_sum"), "Count"));
+  EXPECT_GE(ColumnSum(kern_sum, "Kern Inst"), ColumnSum(Run("cuda_kern_exec_sum"), "Count"));
 }
 
 INSTANTIATE_TEST_SUITE_P(Nsys, FixtureTest, ::testing::ValuesIn(Cases()),

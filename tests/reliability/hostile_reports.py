@@ -20,6 +20,10 @@ writes, and checks that gsys ends, says what it cannot trust, and invents nothin
                         csv and recipe's CSVs prefix them with ' (numbers, also negative ones,
                         unchanged), recipe diff reads them back as the names they are;
                         -f csv:raw, -f tsv:raw and --csv-raw write them as they are
+  schema_statements     a report whose sqlite_master text for a table carries more statements
+                        (COMMIT; ATTACH another database of the user's; DROP TABLE there): export
+                        -t sqlite refuses it with one line and leaves that database alone (it ran
+                        them: the other database lost its table); a sound report still exports
 
 A generous timeout catches hangs; nothing is timed.
 
@@ -292,6 +296,40 @@ def case_csv_formulas():
         fail(f"recipe diff of neutralised vs raw output: {status}")
     print("csv/tsv: formula-like names prefixed with ', numbers unchanged, raw modes as they are,"
           " recipe diff reads them back")
+
+
+def case_schema_statements():
+    victim = os.path.join(TMP, "victim.db")
+    db = sqlite3.connect(victim)
+    db.execute("CREATE TABLE precious (x)")
+    db.execute("INSERT INTO precious VALUES ('keep me')")
+    db.commit()
+    db.close()
+    path = report("schema", sound)
+    out = os.path.join(TMP, "schema.sqlite")
+    ok(gsys("export", "-t", "sqlite", "-o", out, path), "export -t sqlite of a sound report")
+    os.unlink(out)
+    db = sqlite3.connect(path)
+    (sql,) = db.execute("SELECT sql FROM sqlite_master WHERE name = 'StringIds'").fetchone()
+    evil = (sql + f"; COMMIT; ATTACH DATABASE '{victim}' AS e; DROP TABLE e.precious; "
+            "CREATE TABLE e.owned (x); DETACH DATABASE e; BEGIN")
+    db.execute("PRAGMA writable_schema = ON")
+    db.execute("UPDATE sqlite_master SET sql = ? WHERE name = 'StringIds'", (evil,))
+    db.commit()
+    db.close()
+    if sqlite3.connect(path).execute("PRAGMA quick_check").fetchone()[0] != "ok":
+        fail("the crafted report does not pass quick_check (test setup)")
+    p = gsys("export", "-t", "sqlite", "-o", out, path, timeout=60)
+    tables = sorted(r[0] for r in sqlite3.connect(victim).execute(
+        "SELECT name FROM sqlite_master"))
+    if tables != ["precious"]:
+        fail(f"export ran the report's statements: the other database now holds {tables}")
+    if p.returncode == 0 or p.stderr.count("\n") != 1 or "more than one statement" not in p.stderr:
+        fail(f"expected one line refusing the schema, got {p.returncode}: {p.stderr!r}")
+    left = [f for f in os.listdir(TMP) if f.startswith("schema.sqlite")]
+    if left:
+        fail(f"export left output behind: {left}")
+    print("export -t sqlite: a report's extra schema statements refused, unrun")
 
 
 def main():

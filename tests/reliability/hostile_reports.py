@@ -24,6 +24,10 @@ writes, and checks that gsys ends, says what it cannot trust, and invents nothin
                         (COMMIT; ATTACH another database of the user's; DROP TABLE there): export
                         -t sqlite refuses it with one line and leaves that database alone (it ran
                         them: the other database lost its table); a sound report still exports
+  computed_columns      a report whose StringIds.value is a virtual generated column building a
+                        20 MB string per read (a 600 KB file kept export -t csv busy for minutes
+                        at 800 MB and growing): stats, analyze, summary, recipe and every export
+                        refuse it with one line, write nothing
 
 A generous timeout catches hangs; nothing is timed.
 
@@ -330,6 +334,32 @@ def case_schema_statements():
     if left:
         fail(f"export left output behind: {left}")
     print("export -t sqlite: a report's extra schema statements refused, unrun")
+
+
+def case_computed_columns():
+    path = report("computed", sound, [
+        "ALTER TABLE StringIds RENAME TO StringIdsStored",
+        "CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT GENERATED ALWAYS AS "
+        "(printf('%.*c', 20000000, 'x')) VIRTUAL)",
+        "INSERT INTO StringIds (id) SELECT id FROM StringIdsStored",
+        "DROP TABLE StringIdsStored"])
+    runs = {"stats": ["stats", "-r", "cuda_gpu_kern_sum", path], "analyze": ["analyze", path],
+            "summary": ["summary", "-o", os.path.join(TMP, "computed.html"), path],
+            "recipe": ["recipe", "cuda_gpu_kern_sum", "--input", path, "--output",
+                       os.path.join(TMP, "computed_recipe")]}
+    for t in ("csv", "jsonlines", "chrome", "perfetto", "sqlite"):
+        runs["export -t " + t] = ["export", "-t", t, "-o", os.path.join(TMP, "computed." + t),
+                                  path]
+    for what, args in runs.items():
+        p = gsys(*args, timeout=300)
+        lines = [line for line in p.stderr.splitlines() if line.strip()]
+        if (p.returncode == 0 or len(lines) != 1
+                or "computed column ('StringIds.value')" not in p.stderr):
+            fail(f"{what}: expected a one-line refusal, got {p.returncode}: {p.stderr[:500]!r}")
+    left = sorted(f for f in os.listdir(TMP) if f.startswith("computed") and f != "computed.gsys-rep")
+    if left:
+        fail(f"outputs written for a refused report: {left}")
+    print(f"a computed StringIds column: {len(runs)} verbs refuse it in one line")
 
 
 def main():

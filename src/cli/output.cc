@@ -14,6 +14,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "common/file_mode.h"
 #include "common/strings.h"
 
 extern char** environ;
@@ -91,7 +92,7 @@ Status WriteFileAtomically(const std::string& path, std::string_view text, bool 
   if (status.ok() && ::fsync(fd) != 0 && errno != EINVAL) {
     status = Error(StatusCode::kIoError, std::strerror(errno));
   }
-  ::fchmod(fd, 0644);
+  ::fchmod(fd, ModeUnderUmask(0666));
   if (::close(fd) != 0 && status.ok()) status = Error(StatusCode::kIoError, std::strerror(errno));
   if (status.ok() && ::rename(tmp.c_str(), path.c_str()) != 0) {
     status = Error(StatusCode::kIoError, std::strerror(errno));

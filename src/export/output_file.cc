@@ -11,6 +11,8 @@
 #include <filesystem>
 #include <utility>
 
+#include "common/file_mode.h"
+
 namespace gsys::export_ {
 namespace {
 
@@ -100,7 +102,7 @@ Status OutputFile::Flush() {
 
 Status OutputFile::Commit() {
   GSYS_RETURN_IF_ERROR(Flush());
-  ::fchmod(fd_, 0644);
+  ::fchmod(fd_, ModeUnderUmask(0666));  // as open(2) would have made it
   int fd = std::exchange(fd_, -1);
   if (::close(fd) != 0) {
     int err = errno;
@@ -118,7 +120,7 @@ Status OutputFile::Commit() {
 Result<OutputDirectory> OutputDirectory::Create(const std::string& path) {
   std::string tmp = path + ".tmp-XXXXXX";
   if (::mkdtemp(tmp.data()) == nullptr) return IoError(path, errno);
-  ::chmod(tmp.c_str(), 0755);
+  ::chmod(tmp.c_str(), ModeUnderUmask(0777));
   return OutputDirectory(std::move(tmp), path);
 }
 

@@ -25,6 +25,9 @@
   upload_messages   an S3 endpoint answering with ESC sequences, CR/LF and a forged
                "gsys: uploaded" line, echoing the Authorization header: gsys prints one
                printable line per message, the key id only as ...ABCD, no signature
+  output_umask      under umask 077 every export type, stats -o, analyze -o and summary -o write
+               owner-only files and directories, under 002 group-writable ones (they were 0644 /
+               0755 whatever the umask)
 
 usage: security.py --build BUILD_DIR CASE"""
 import argparse
@@ -411,6 +414,48 @@ def case_output_escape():
                        env=dict(os.environ, X="fine"), timeout=120)
     if p.returncode != 0 or not os.path.isdir(os.path.join(TMP, "out", "fine")):
         fail(f"recipe --output out/%q{{X}} with X=fine: {p.returncode} {p.stderr}")
+
+
+def case_output_umask():
+    env = dict(os.environ, GSYS_KEEP_SESSION="0")
+    p = subprocess.run([gsys(), "profile", "-o", "r", prog(), "nested", "5"], capture_output=True,
+                       text=True, env=env, timeout=60)
+    if p.returncode != 0:
+        fail(f"profile failed: {p.stderr}")
+    for mask in (0o077, 0o002):
+        out = os.path.join(TMP, f"u{mask:03o}")
+        os.mkdir(out)
+        runs = [["export", "-t", t, "-o", os.path.join(out, "r_" + t), "r.gsys-rep"]
+                for t in ("perfetto", "chrome", "jsonlines", "csv", "sqlite")]
+        runs += [["stats", "-r", "nvtx_sum", "-f", "csv", "-o", os.path.join(out, "st"),
+                  "r.gsys-rep"],
+                 ["analyze", "-o", os.path.join(out, "an"), "r.gsys-rep"],
+                 ["summary", "-o", os.path.join(out, "sum.html"), "r.gsys-rep"]]
+
+        def run_all():
+            os.umask(mask)
+            for args in runs:
+                q = subprocess.run([gsys()] + args, capture_output=True, text=True, timeout=120)
+                if q.returncode != 0:
+                    print(f"{args[0]} failed: {q.stderr}")
+                    os._exit(5)
+            os._exit(0)
+        pid = os.fork()
+        if pid == 0:
+            run_all()
+        if os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) != 0:
+            fail(f"a verb failed under umask {mask:03o}")
+        checked = 0
+        for root, dirs, files in os.walk(out):
+            for name in dirs + files:
+                path = os.path.join(root, name)
+                want = (0o777 if name in dirs else 0o666) & ~mask
+                mode = stat.S_IMODE(os.lstat(path).st_mode)
+                if mode != want:
+                    fail(f"umask {mask:03o}: {os.path.relpath(path, TMP)} has mode {oct(mode)}, "
+                         f"expected {oct(want)}")
+                checked += 1
+        print(f"umask {mask:03o}: {checked} outputs have the umask's modes")
 
 
 class HostileS3(http.server.BaseHTTPRequestHandler):

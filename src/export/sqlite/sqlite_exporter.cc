@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <memory>
 
+#include "common/file_mode.h"
 #include "common/strings.h"
 #include "export/exporter.h"
 #include "export/sqlite/copied_ddl.h"
@@ -99,7 +100,7 @@ class SqliteExporter : public Exporter {
     if (fd < 0) {
       return Error(StatusCode::kIoError, "export: cannot write '" + options.output + "'");
     }
-    ::fchmod(fd, 0644);
+    ::fchmod(fd, ModeUnderUmask(0666));
     ::close(fd);
     Status status = Copy(reader.path(), tmp, options.output, objects, stats);
     if (status.ok() && ::rename(tmp.c_str(), options.output.c_str()) != 0) {

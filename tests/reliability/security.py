@@ -25,6 +25,10 @@
   upload_messages   an S3 endpoint answering with ESC sequences, CR/LF and a forged
                "gsys: uploaded" line, echoing the Authorization header: gsys prints one
                printable line per message, the key id only as ...ABCD, no signature
+  summary_links     (root) `nobody` plants WIN.stats.txt and WIN.stats.json as symbolic links to
+               root's files in the shared output directory of a `gsys launch` session: the window's
+               summaries replace the links, the files they named stay as they were (they were
+               overwritten through the links)
   output_umask      under umask 077 every export type, stats -o, analyze -o and summary -o write
                owner-only files and directories, under 002 group-writable ones (they were 0644 /
                0755 whatever the umask)
@@ -414,6 +418,50 @@ def case_output_escape():
                        env=dict(os.environ, X="fine"), timeout=120)
     if p.returncode != 0 or not os.path.isdir(os.path.join(TMP, "out", "fine")):
         fail(f"recipe --output out/%q{{X}} with X=fine: {p.returncode} {p.stderr}")
+
+
+def case_summary_links():
+    need_root()
+    os.chmod(TMP, 0o755)
+    shared = os.path.join(TMP, "shared")
+    os.mkdir(shared)
+    os.chmod(shared, 0o777)  # a team directory: no sticky bit, so the kernel's link guard is off
+    victim = os.path.join(TMP, "victim.txt")
+    with open(victim, "w") as f:
+        f.write("precious\n")
+    os.chmod(victim, 0o644)
+    missing = os.path.join(TMP, "victim.json")
+    win = os.path.join(shared, "win")
+
+    def plant():
+        os.symlink(victim, win + ".stats.txt")
+        os.symlink(missing, win + ".stats.json")
+    if as_nobody(plant) != 0:
+        fail("nobody could not plant the links")
+    env = launch_env(os.path.join(TMP, "sessions"))
+    p = subprocess.Popen([gsys(), "launch", "--session-new", "s", "-o", win, "--", "sleep", "60"],
+                         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_for(lambda: os.path.exists(os.path.join(TMP, "sessions", "s", "info")), "the session")
+        for verb in ("start", "stop", "shutdown"):
+            s = subprocess.run([gsys(), verb, "--session", "s"], capture_output=True, text=True,
+                               env=env, timeout=120)
+            if s.returncode != 0:
+                fail(f"{verb}: {s.returncode} {s.stderr}")
+        p.wait(timeout=60)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    with open(victim) as f:
+        if f.read() != "precious\n":
+            fail("the window's stats summary was written through a planted link")
+    if os.path.exists(missing):
+        fail("the window's JSON summary created the planted link's target")
+    for suffix in (".stats.txt", ".stats.json"):
+        if os.path.islink(win + suffix) or not os.path.isfile(win + suffix):
+            fail(f"{win + suffix} is not the summary gsys wrote")
+    print("summaries replaced the planted links; their targets untouched")
 
 
 def case_output_umask():

@@ -32,6 +32,10 @@
   output_umask      under umask 077 every export type, stats -o, analyze -o and summary -o write
                owner-only files and directories, under 002 group-writable ones (they were 0644 /
                0755 whatever the umask)
+  terminal_text     kernel and NVTX names with ESC sequences, CR/LF and a forged "gsys:" line,
+               and report files named so (a glob in a shared directory): stats' column output,
+               recipe, summary and export messages and every error print no control character
+               and no forged line (names and paths were echoed raw)
 
 usage: security.py --build BUILD_DIR CASE"""
 import argparse
@@ -504,6 +508,43 @@ def case_output_umask():
                          f"expected {oct(want)}")
                 checked += 1
         print(f"umask {mask:03o}: {checked} outputs have the umask's modes")
+
+
+FORGED = "\x1b]0;owned\x07\x1b[2J\r\ngsys: forged"
+
+
+def case_terminal_text():
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "recipe"))
+    import synth  # tests/recipe/synth.py: reports in the canonical schema
+    rdir = os.path.join(TMP, "reports")
+    os.mkdir(rdir)
+    r = synth.Report()
+    for i in range(3):
+        r.kernel(1000 + i * 100, 1050 + i * 100, "k%d%s" % (i, FORGED))
+        r.api(990 + i * 100, 995 + i * 100, "cudaLaunchKernel")
+    r.nvtx(900, 2000, "range" + FORGED)
+    report = os.path.join(rdir, "a" + FORGED + ".gsys-rep")
+    r.write(report)
+    empty = os.path.join(TMP, "b" + FORGED + ".gsys-rep")
+    open(empty, "w").close()
+    runs = [["stats", "-r", "cuda_gpu_kern_sum,nvtx_sum", report],
+            ["stats", "-r", "cuda_gpu_kern_sum", "--format", "table", report],
+            ["recipe", "cuda_gpu_kern_pace", "--name", "nothing", "--input", rdir, "--output",
+             os.path.join(TMP, "pace")],
+            ["summary", report], ["export", "-t", "chrome", report],
+            ["stats", empty], ["recipe", "cuda_gpu_kern_sum", "--input", empty, "--output",
+                               os.path.join(TMP, "rec")]]
+    for args in runs:
+        p = subprocess.run([gsys()] + args, capture_output=True, timeout=120, cwd=TMP)
+        for name, data in (("stdout", p.stdout), ("stderr", p.stderr)):
+            for line in data.split(b"\n"):
+                if any(b < 0x20 or b == 0x7f for b in line):
+                    fail(f"gsys {args[0]}: control character on {name}: {line!r}")
+                if line.startswith(b"gsys: forged"):
+                    fail(f"gsys {args[0]}: a forged line on {name}: {line!r}")
+        if b"forged" not in p.stdout + p.stderr and args[0] != "export":
+            fail(f"gsys {args[0]}: the names are not shown at all: {p.stdout + p.stderr!r}")
+    print(f"{len(runs)} runs: names and paths shown escaped, no control characters")
 
 
 class HostileS3(http.server.BaseHTTPRequestHandler):

@@ -36,6 +36,10 @@
                and report files named so (a glob in a shared directory): stats' column output,
                recipe, summary and export messages and every error print no control character
                and no forged line (names and paths were echoed raw)
+  concurrent_exports  an output another run creates while an export (chrome, csv, sqlite) or a
+               recipe is writing, without --force-overwrite: the run is stopped once its
+               temporary output exists, the output is created, the run resumed: it fails with one
+               line and the other run's output stays (it was replaced and both said they wrote it)
 
 usage: security.py --build BUILD_DIR CASE"""
 import argparse
@@ -545,6 +549,71 @@ def case_terminal_text():
         if b"forged" not in p.stdout + p.stderr and args[0] != "export":
             fail(f"gsys {args[0]}: the names are not shown at all: {p.stdout + p.stderr!r}")
     print(f"{len(runs)} runs: names and paths shown escaped, no control characters")
+
+
+def stop_inside_commit_window(args, out, make_other, attempts=40):
+    """Runs gsys ARGS writing OUT; once its temporary OUT.tmp-* exists, stops it, lets
+    make_other() create OUT as a concurrent run would, resumes it. The finished process, or None
+    when every attempt finished before its temporary output was seen."""
+    import signal
+    parent, base = os.path.split(out)
+    for _ in range(attempts):
+        for n in os.listdir(parent):
+            if n.startswith(base):
+                shutil.rmtree(os.path.join(parent, n), ignore_errors=True)
+                if os.path.exists(os.path.join(parent, n)):
+                    os.unlink(os.path.join(parent, n))
+        p = subprocess.Popen([gsys()] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True)
+        caught = False
+        while p.poll() is None:
+            if any(n.startswith(base + ".tmp-") for n in os.listdir(parent)):
+                p.send_signal(signal.SIGSTOP)
+                caught = True
+                break
+            time.sleep(0.0005)
+        if caught:
+            make_other()
+            p.send_signal(signal.SIGCONT)
+        p.wait(timeout=300)
+        p.err = p.stderr.read()
+        if caught:
+            return p
+    return None
+
+
+def case_concurrent_exports():
+    fixture = os.path.join(ARGS.fixtures, "nsys2024.6-nvfuser-hopper-matmul-nvtx.sqlite")
+    if not os.path.exists(fixture):
+        skip(f"no nsys fixture {fixture}")
+    cases = [(["export", "-t", t], t, t == "csv") for t in ("chrome", "csv", "sqlite")]
+    cases.append((["recipe", "nvtx_sum", "--input", fixture, "--output"], "recipe", True))
+    for args, tag, is_dir in cases:
+        out = os.path.join(TMP, "out_" + tag)
+
+        def other():
+            if is_dir:
+                os.mkdir(out)
+                with open(os.path.join(out, "files.csv"), "w") as f:
+                    f.write("the other run\n")
+            else:
+                with open(out, "w") as f:
+                    f.write("the other run\n")
+        full = args + [out] if tag == "recipe" else args + ["-o", out, fixture]
+        p = stop_inside_commit_window(full, out, other)
+        if p is None:
+            skip(f"{tag}: every run ended before its temporary output was seen")
+        kept = os.path.join(out, "files.csv") if is_dir else out
+        with open(kept) as f:
+            if f.read() != "the other run\n":
+                fail(f"{tag}: the other run's output was replaced (exit {p.returncode}: {p.err!r})")
+        lines = [l for l in p.err.splitlines() if l.strip()]
+        if p.returncode == 0 or len(lines) != 1 or "appeared" not in p.err:
+            fail(f"{tag}: expected a one-line failure, got {p.returncode}: {p.err!r}")
+        left = [n for n in os.listdir(TMP) if n.startswith("out_" + tag + ".")]
+        if left:
+            fail(f"{tag}: temporary output left behind: {left}")
+        print(f"{tag}: {lines[0]}")
 
 
 class HostileS3(http.server.BaseHTTPRequestHandler):

@@ -7,11 +7,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
 
 #include "common/file_mode.h"
+#include "common/rename_no_replace.h"
 #include "common/strings.h"
 #include "export/exporter.h"
 #include "export/sqlite/copied_ddl.h"
@@ -103,7 +105,16 @@ class SqliteExporter : public Exporter {
     ::fchmod(fd, ModeUnderUmask(0666));
     ::close(fd);
     Status status = Copy(reader.path(), tmp, options.output, objects, stats);
-    if (status.ok() && ::rename(tmp.c_str(), options.output.c_str()) != 0) {
+    int err = 0;
+    if (status.ok()) {
+      err = options.overwrite ? (::rename(tmp.c_str(), options.output.c_str()) == 0 ? 0 : errno)
+                              : RenameNoReplace(tmp.c_str(), options.output.c_str());
+    }
+    if (err == EEXIST) {
+      status = Error(StatusCode::kIoError, "export: output '" + options.output +
+                                               "' appeared while exporting (another run wrote "
+                                               "it); not replaced (use -f/--force-overwrite=true)");
+    } else if (err != 0) {
       status = Error(StatusCode::kIoError, "export: cannot write '" + options.output + "'");
     }
     if (!status.ok()) ::unlink(tmp.c_str());

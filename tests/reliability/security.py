@@ -40,6 +40,10 @@
                recipe is writing, without --force-overwrite: the run is stopped once its
                temporary output exists, the output is created, the run resumed: it fails with one
                line and the other run's output stays (it was replaced and both said they wrote it)
+  host_names        (root: a UTS namespace of its own) a host name that is absolute, climbs ('..')
+               or holds ESC/CR/LF puts the `-o %h` report in the pattern's directory under one
+               plain name (it wrote /abs.gsys-rep and ../../x.gsys-rep); a %q{} value with
+               control characters is a one-line usage error before the target starts
 
 usage: security.py --build BUILD_DIR CASE"""
 import argparse
@@ -614,6 +618,46 @@ def case_concurrent_exports():
         if left:
             fail(f"{tag}: temporary output left behind: {left}")
         print(f"{tag}: {lines[0]}")
+
+
+HOST_PROBE = r'''
+import os, socket, subprocess, sys
+socket.sethostname(sys.argv[1])
+p = subprocess.run(sys.argv[2:], capture_output=True, text=True)
+sys.stdout.write(p.stderr)
+sys.exit(p.returncode)
+'''
+
+
+def case_host_names():
+    need_root()
+    if shutil.which("unshare") is None:
+        skip("no unshare(1) to give the test a host name of its own")
+    work = os.path.join(TMP, "a", "b")
+    os.makedirs(work)
+    for host in ("/" + os.path.join(TMP.lstrip("/"), "abs"), "../..", "x/../../y",
+                 "h\x1b]0;t\x07\r\ngsys: forged"):
+        p = subprocess.run(["unshare", "-u", sys.executable, "-c", HOST_PROBE, host, gsys(),
+                            "profile", "-o", "%h", "-t", "nvtx", "true"], capture_output=True,
+                           text=True, cwd=work, timeout=60)
+        if p.returncode != 0:
+            fail(f"host {host!r}: profile exited {p.returncode}: {p.stdout!r}")
+        made = [n for n in os.listdir(work) if n.endswith(".gsys-rep")]
+        if len(made) != 1 or any(ord(c) < 0x20 for c in made[0]):
+            fail(f"host {host!r}: expected one plain report in {work}, found {made}")
+        os.unlink(os.path.join(work, made[0]))
+    strays = [os.path.join(r, n) for r, _, ns in os.walk(TMP) for n in ns
+              if n.endswith(".gsys-rep")]
+    if strays:
+        fail(f"reports written outside the pattern's directory: {strays}")
+    marker = os.path.join(TMP, "target-ran")
+    p = subprocess.run([gsys(), "profile", "-o", "r%q{X}", "/bin/sh", "-c", f"touch {marker}"],
+                       capture_output=True, text=True, timeout=60, cwd=work,
+                       env=dict(os.environ, X="\x1b]0;t\x07\r\ngsys: forged"))
+    one_line_error(p, "a %q{} value with control characters", "control character")
+    if os.path.exists(marker) or os.listdir(work):
+        fail("the target ran or a report was written for a refused -o")
+    print("host names stay one component; control characters in -o values refused")
 
 
 class HostileS3(http.server.BaseHTTPRequestHandler):

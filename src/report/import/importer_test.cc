@@ -192,6 +192,27 @@ TEST_F(ImporterTest, GapsCostWhatTheyCutNotEveryStackSeen) {
             kStacks);
 }
 
+// Range ids come from the stream: ids that are multiples of the hash table's bucket count put
+// every start/end range in one bucket of an identity-hashed map, quadratic in their number.
+TEST_F(ImporterTest, CollidingRangeIdsStayLinear) {
+  constexpr uint64_t kRanges = 200000;
+  constexpr uint64_t kBuckets = 351061;  // libstdc++'s bucket count for 200 000 entries
+  auto sb = Process(100);
+  for (uint64_t i = 1; i <= kRanges; ++i) {
+    format::NvtxEventBody start = Event(kT0 + 10, 0);
+    start.id = i * kBuckets;
+    sb.Add(RecordKind::kNvtxStart, 100, start);
+  }
+  for (uint64_t i = 1; i <= kRanges; ++i) {
+    sb.Add(RecordKind::kNvtxEnd, 100, format::NvtxEndBody{kT0 + 20, i * kBuckets});
+  }
+  sb.FlushChunk(format::kChunkFinal);
+  WriteStream(100, sb);
+  Database db = Import();
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM NVTX_EVENTS WHERE eventType = 60"),
+            static_cast<int64_t>(kRanges));
+}
+
 TEST_F(ImporterTest, OsrtDropsAndTruncation) {
   auto sb = Process(7);
   format::OsrtCallBody call{kT0 + 100, kT0 + 5100, 0, 1, 0};

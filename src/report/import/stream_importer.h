@@ -15,6 +15,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/seeded_hash.h"
 #include "common/status.h"
 #include "format/record.h"
 #include "format/stream_reader.h"
@@ -131,9 +132,10 @@ class StreamImporter {
   std::map<std::pair<uint32_t, uint32_t>, std::vector<Open>> stacks_;  // (tid, domain)
   std::vector<Open>* last_stack_ = nullptr;
   uint64_t last_stack_key_ = 0;
-  std::unordered_map<uint64_t, Open> starts_;                          // range id
-  std::unordered_map<uint64_t, int64_t> registered_;                   // handle -> StringIds
-  std::unordered_map<uint32_t, int64_t> osrt_names_;
+  // Keyed by stream values: SeededHash, so crafted ids cannot share one bucket.
+  std::unordered_map<uint64_t, Open, SeededHash> starts_;                 // range id
+  std::unordered_map<uint64_t, int64_t, SeededHash> registered_;          // handle -> StringIds
+  std::unordered_map<uint32_t, int64_t, SeededHash> osrt_names_;
   std::vector<CaptureWindowEvent> windows_;
   uint64_t nvtx_rows_ = 0, osrt_rows_ = 0, dropped_ = 0, without_buffer_ = 0;
   uint64_t truncated_text_ = 0;  // CounterId::kTruncatedText, largest value seen

@@ -7,6 +7,7 @@
 #include "cli/flags.h"
 #include "cli/output.h"
 #include "cli/subcommand.h"
+#include "common/one_line.h"
 #include "common/output_path.h"
 #include "common/strings.h"
 #include "export/exporter.h"
@@ -106,7 +107,7 @@ class ExportCommand : public Subcommand {
                                                 " events, " +
                                                 GroupThousands(std::to_string(stats.flows)) +
                                                 " flows";
-      PrintErr("gsys: exported " + out + " (" + what + ")\n");
+      PrintErr("gsys: exported " + OneLine(out) + " (" + what + ")\n");
     }
     return 0;
   }

@@ -11,6 +11,7 @@
 
 #include "cli/exit_codes.h"
 #include "cli/subcommand.h"
+#include "common/one_line.h"
 #include "common/strings.h"
 #include "launcher/inherited_signals.h"
 
@@ -59,7 +60,9 @@ int Main(int argc, char** argv) {
     Result<int> result = v->Run(rest);
     if (!result.ok()) {
       std::fflush(stdout);
-      std::fprintf(stderr, "%s\n", result.status().message().c_str());
+      // One printable line whatever a message quotes: file names (a glob in a shared
+      // directory), SQLite's text about a damaged file, names from a report.
+      std::fprintf(stderr, "%s\n", OneLine(result.status().message(), 4096).c_str());
       return ExitCodeFor(result.status());
     }
     return result.value();

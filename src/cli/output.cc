@@ -14,6 +14,8 @@
 #include <cstring>
 #include <filesystem>
 
+#include "common/file_mode.h"
+#include "common/rename_no_replace.h"
 #include "common/strings.h"
 
 extern char** environ;
@@ -91,10 +93,19 @@ Status WriteFileAtomically(const std::string& path, std::string_view text, bool 
   if (status.ok() && ::fsync(fd) != 0 && errno != EINVAL) {
     status = Error(StatusCode::kIoError, std::strerror(errno));
   }
-  ::fchmod(fd, 0644);
+  ::fchmod(fd, ModeUnderUmask(0666));
   if (::close(fd) != 0 && status.ok()) status = Error(StatusCode::kIoError, std::strerror(errno));
-  if (status.ok() && ::rename(tmp.c_str(), path.c_str()) != 0) {
-    status = Error(StatusCode::kIoError, std::strerror(errno));
+  if (status.ok()) {
+    // Without `overwrite`, a `path` a concurrent run created after the check stays.
+    int err = overwrite ? (::rename(tmp.c_str(), path.c_str()) == 0 ? 0 : errno)
+                        : RenameNoReplace(tmp.c_str(), path.c_str());
+    if (err == EEXIST) {
+      ::unlink(tmp.c_str());
+      return Error(StatusCode::kIoError, "output '" + path +
+                                             "' appeared meanwhile (another run wrote it); not "
+                                             "replaced (use --force-overwrite=true)");
+    }
+    if (err != 0) status = Error(StatusCode::kIoError, std::strerror(err));
   }
   if (!status.ok()) {
     ::unlink(tmp.c_str());

@@ -8,6 +8,7 @@
 
 #include "cli/output.h"
 #include "cli/recipe_command.h"
+#include "common/one_line.h"
 #include "common/output_path.h"
 #include "common/strings.h"
 
@@ -104,15 +105,16 @@ std::string RecipeSummaryText(const analysis::recipe::Recipe& recipe,
     ++skipped;
     skipped_lines += "  SKIPPED rank " + std::to_string(r.rank) +
                      (r.set ? " of set " + std::to_string(r.set) : std::string()) + " (" +
-                     r.file + "): " + r.skip_reason + "\n";
+                     OneLine(r.file) + "): " + OneLine(r.skip_reason, 2048) + "\n";
   }
   std::string text = "recipe " + recipe.name() + ": " + std::to_string(run.ranks.size()) +
                      " report(s)" +
                      (skipped ? ", " + std::to_string(skipped) + " skipped" : std::string()) +
                      "\n" + skipped_lines;
-  for (const std::string& note : run.notes) text += "  note: " + note + "\n";
-  for (const std::string& line : run.result.summary) text += "  " + line + "\n";
-  text += "  output: " + AbsolutePath(dir) + "/ (" + Join(files, ", ") + ")\n";
+  for (const std::string& note : run.notes) text += "  note: " + OneLine(note, 2048) + "\n";
+  for (const std::string& line : run.result.summary) text += "  " + OneLine(line, 2048) + "\n";
+  text += "  output: " + OneLine(AbsolutePath(dir)) + "/ (" + OneLine(Join(files, ", "), 4096) +
+          ")\n";
   return text;
 }
 

@@ -2,15 +2,17 @@
 #include "cli/stats_summary.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdio>
-#include <fstream>
 #include <memory>
 
 #include "analysis/stats/format/json_formatter.h"
 #include "analysis/stats/stats.h"
+#include "cli/output.h"
 #include "cli/subcommand.h"
+#include "common/file_mode.h"
 #include "report/reader/report_reader.h"
 
 namespace gsys::cli {
@@ -19,19 +21,25 @@ std::unique_ptr<Subcommand> MakeStatsCommand();
 
 namespace {
 
-// Runs `gsys stats ARGS` with its stdout sent to `path`.
+// Runs `gsys stats ARGS` with its stdout sent to `path`, through a temporary file beside it and
+// a rename: the summaries sit next to window reports, often in a shared directory, and opening
+// `path` itself followed a link another user planted there (it overwrote the link's target).
 bool StatsTo(const std::string& path, const std::vector<std::string>& args) {
   std::fflush(stdout);
-  int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  std::string tmp = path + ".tmp-XXXXXX";
+  int fd = ::mkostemp(tmp.data(), O_CLOEXEC);
   if (fd < 0) return false;
   int saved = dup(1);
   dup2(fd, 1);
-  close(fd);
   auto rc = MakeStatsCommand()->Run(args);
   std::fflush(stdout);
   dup2(saved, 1);
   close(saved);
-  return rc.ok();
+  bool ok = rc.ok() && ::fchmod(fd, ModeUnderUmask(0666)) == 0;
+  ok = ::close(fd) == 0 && ok;
+  ok = ok && ::rename(tmp.c_str(), path.c_str()) == 0;
+  if (!ok) ::unlink(tmp.c_str());
+  return ok;
 }
 
 bool JsonSummary(const std::string& report, const std::string& path) {
@@ -55,9 +63,7 @@ bool JsonSummary(const std::string& report, const std::string& path) {
     }
   }
   out += "\n}\n}\n";
-  std::ofstream f(path);
-  f << out;
-  return static_cast<bool>(f);
+  return WriteFileAtomically(path, out, /*overwrite=*/true).ok();
 }
 
 }  // namespace

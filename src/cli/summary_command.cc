@@ -9,6 +9,7 @@
 #include "cli/subcommand.h"
 #include "cli/summary_command_page.h"
 #include "cli/table_report_runner.h"
+#include "common/one_line.h"
 #include "common/output_path.h"
 #include "common/strings.h"
 #include "html/page.h"
@@ -100,7 +101,7 @@ class SummaryCommand : public Subcommand {
     }
     Status written = WriteFileAtomically(page_path, text, overwrite);
     if (!written.ok()) return Error(written.code(), "summary: " + written.message());
-    if (!flags.Has("quiet")) PrintOut("Wrote [" + AbsolutePath(page_path) + "]\n");
+    if (!flags.Has("quiet")) PrintOut("Wrote [" + OneLine(AbsolutePath(page_path)) + "]\n");
     return 0;
   }
 };

@@ -14,6 +14,7 @@
 #include "cli/data_warnings.h"
 #include "cli/output.h"
 #include "cli/stats_plan.h"
+#include "common/one_line.h"
 #include "common/strings.h"
 #include "report/reader/report_reader.h"
 
@@ -125,9 +126,9 @@ std::string Paragraph(const std::string& text) {
 Status Emit(const std::string& shown_input, const PlannedJob& p, const TableRunOptions& options,
             Result<TableOutcome> result) {
   std::string processing =
-      "Processing [" + shown_input + "] with [" + p.job.name + "]" + ArgsSuffix(p.job);
+      "Processing [" + OneLine(shown_input) + "] with [" + p.job.name + "]" + ArgsSuffix(p.job);
   if (p.destination.kind == DestinationKind::kFile) {
-    processing += " to [" + p.file_path + "]";  // as given, as nsys 2025.3.1 prints it
+    processing += " to [" + OneLine(p.file_path) + "]";  // as given, as nsys 2025.3.1 prints it
   } else if (p.destination.kind == DestinationKind::kCommand) {
     processing += " to [@" + p.destination.target + "]";
   }

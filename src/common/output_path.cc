@@ -83,6 +83,15 @@ Result<std::string> Confine(const std::string& path, const OutputPathRules& rule
   return full;
 }
 
+// True when `path` holds a C0 control character or DEL: a report named with ESC or CR/LF drives
+// the terminal and forges lines in every message that names it.
+bool HasControl(const std::string& path) {
+  for (char c : path) {
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 int DotDotComponents(const std::string& path) {
@@ -105,6 +114,10 @@ Result<std::string> ResolveOutputPath(const PatternExpander& expand, const Value
     return values && values(name) != nullptr ? "v" : nullptr;
   };
   GSYS_ASSIGN_OR_RETURN(std::string reference, expand(plain));
+  if (HasControl(path)) {
+    return Refuse(rules, HasControl(reference) ? "the pattern holds a control character"
+                                               : "a %q{} value holds a control character");
+  }
   if (DotDotComponents(path) != DotDotComponents(reference)) {
     return Refuse(rules, "a %q{} value adds a '..' path component (values may not leave the "
                          "directory the pattern names)");
@@ -121,6 +134,7 @@ Result<std::string> ResolveOutputPath(const PatternExpander& expand, const Value
 
 Result<std::string> ResolveOutputPath(const std::string& path, const OutputPathRules& rules) {
   if (path.find('\0') != std::string::npos) return Refuse(rules, "the path holds a NUL byte");
+  if (HasControl(path)) return Refuse(rules, "the path holds a control character");
   if (rules.confine_to.empty()) return path;
   return Confine(path, rules);
 }

@@ -5,6 +5,8 @@
 //   - a value substituted into a pattern (%q{VAR}: the environment, which a scheduler, a job
 //     name or a deployment fills) may neither add a `..` path component nor make the path
 //     absolute: the pattern, not the value, decides the directory;
+//   - no output path holds a control character (ESC, CR, LF, ...: it would be echoed into
+//     every message that names the file);
 //   - with `confine_to` (names that arrive from another process, upload copies), the path must
 //     lie inside that directory: no `..` component, an absolute path only under it, and no
 //     symbolic link on the way that leads out of it.

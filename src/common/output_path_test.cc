@@ -48,6 +48,16 @@ TEST(OutputPathTest, ValuesCannotClimbOrBecomeAbsolute) {
   EXPECT_EQ(Resolve("out/%X", "/etc").value(), "out//etc");  // stays under out/
 }
 
+TEST(OutputPathTest, NoControlCharacters) {
+  Result<std::string> r = Resolve("out/%X", "a\x1b]0;t\x07\r\ngsys: forged");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("value holds a control character"), std::string::npos);
+  EXPECT_FALSE(Resolve("out\n/%X", "v").ok());
+  EXPECT_FALSE(ResolveOutputPath("r\x7f", {"test", ""}).ok());
+  EXPECT_FALSE(ResolveOutputPath("r\tx", {"test", "/tmp"}).ok());
+  EXPECT_EQ(Resolve("out/%X", "caf\xc3\xa9").value(), "out/caf\xc3\xa9");  // UTF-8 is fine
+}
+
 TEST(OutputPathTest, ConfinedPathsStayInsideTheirDirectory) {
   namespace fs = std::filesystem;
   std::string tmpl = (fs::temp_directory_path() / "gsys_output_path_XXXXXX").string();

@@ -21,8 +21,9 @@ Status CheckOutput(const std::string& path, bool overwrite, bool directory);
 class OutputFile {
  public:
   // Creates the temporary file beside `path` (or, with `direct`, `path` itself: for files inside
-  // an OutputDirectory's temporary folder, which is renamed as a whole).
-  static Result<OutputFile> Create(const std::string& path, bool direct = false);
+  // an OutputDirectory's temporary folder, which is renamed as a whole). Without `replace`,
+  // Commit() fails rather than replace a `path` that appeared meanwhile (a concurrent run).
+  static Result<OutputFile> Create(const std::string& path, bool replace, bool direct = false);
   OutputFile(OutputFile&& other) noexcept;
   OutputFile& operator=(OutputFile&& other) noexcept;
   OutputFile(const OutputFile&) = delete;
@@ -38,27 +39,29 @@ class OutputFile {
   std::string& buffer() { return buffer_; }
   Status MaybeFlush() { return buffer_.size() >= kFlushBytes ? Flush() : OkStatus(); }
   Status Flush();
-  // Flushes, closes and renames into place (replacing an existing file).
+  // Flushes, closes and renames into place (replacing an existing file only with `replace`).
   Status Commit();
   int64_t bytes() const { return bytes_ + static_cast<int64_t>(buffer_.size()); }
 
  private:
   static constexpr size_t kFlushBytes = 1 << 20;
-  OutputFile(int fd, std::string tmp, std::string path, bool direct)
-      : fd_(fd), tmp_(std::move(tmp)), path_(std::move(path)), direct_(direct) {}
+  OutputFile(int fd, std::string tmp, std::string path, bool replace, bool direct)
+      : fd_(fd), tmp_(std::move(tmp)), path_(std::move(path)), replace_(replace), direct_(direct) {}
   int fd_ = -1;
   std::string tmp_;
   std::string path_;
+  bool replace_ = false;
   bool direct_ = false;
   std::string buffer_;
   int64_t bytes_ = 0;
 };
 
 // A directory written as "PATH.tmp-XXXXXX" and renamed to PATH by Commit(); an existing PATH is
-// replaced only then. Destroying it without Commit() removes the temporary directory.
+// replaced only then, and only with `replace` (else Commit() fails). Destroying it without
+// Commit() removes the temporary directory.
 class OutputDirectory {
  public:
-  static Result<OutputDirectory> Create(const std::string& path);
+  static Result<OutputDirectory> Create(const std::string& path, bool replace);
   OutputDirectory(OutputDirectory&& other) noexcept;
   OutputDirectory& operator=(OutputDirectory&&) = delete;
   OutputDirectory(const OutputDirectory&) = delete;
@@ -69,9 +72,11 @@ class OutputDirectory {
   Status Commit();
 
  private:
-  OutputDirectory(std::string tmp, std::string path) : tmp_(std::move(tmp)), path_(std::move(path)) {}
+  OutputDirectory(std::string tmp, std::string path, bool replace)
+      : tmp_(std::move(tmp)), path_(std::move(path)), replace_(replace) {}
   std::string tmp_;
   std::string path_;
+  bool replace_ = false;
   bool committed_ = false;
 };
 

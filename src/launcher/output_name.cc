@@ -23,7 +23,7 @@ Result<std::string> ExpandOnce(const std::string& p, const OutputNameContext& ct
         out += '%';
         break;
       case 'h':
-        out += ctx.host;
+        out += HostNameComponent(ctx.host);
         break;
       case 'p':
         out += ctx.pid;
@@ -83,6 +83,19 @@ int DotDotComponents(const std::string& path) {
 }
 
 }  // namespace
+
+std::string HostNameComponent(const std::string& host) {
+  std::string out;
+  bool dots_only = true;
+  for (char c : host) {
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '.' || c == '_' || c == '-';
+    out += ok ? c : '-';
+    dots_only = dots_only && c == '.';
+  }
+  if (dots_only) out.assign(out.size(), '-');
+  return out;
+}
 
 Result<std::string> ExpandOutputPattern(const std::string& pattern, const OutputNameContext& ctx) {
   bool has_n = false;

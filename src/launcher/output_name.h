@@ -18,6 +18,12 @@ struct OutputNameContext {
   std::function<bool(const std::string&)> exists;
 };
 
+// `host` as one portable file-name component for %h: bytes other than letters, digits, '.', '_'
+// and '-' become '-', and a name of dots only ("..") becomes dashes. The host name is whatever
+// the UTS namespace holds (a container runtime or a job sets it; sethostname(2) takes any
+// bytes): "/abs/dir" or "../.." there put the report elsewhere, ESC/CR/LF into its name.
+std::string HostNameComponent(const std::string& host);
+
 // Expands `pattern`. Errors (unknown %x, unterminated %q{) name the problem.
 Result<std::string> ExpandOutputPattern(const std::string& pattern, const OutputNameContext& ctx);
 

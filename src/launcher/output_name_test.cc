@@ -55,6 +55,26 @@ TEST(OutputNameTest, QValuesCannotClimbOutOfTheOutputDirectory) {
   EXPECT_EQ(ExpandOutputPattern("../out/%q{X}", env("r1")).value(), "../out/r1");
 }
 
+// The host name is one file-name component whatever sethostname(2) was given.
+TEST(OutputNameTest, HostNameStaysOneComponent) {
+  auto with_host = [](const std::string& host) {
+    OutputNameContext c = Ctx();
+    c.host = host;
+    return ExpandOutputPattern("out/%h", c).value();
+  };
+  EXPECT_EQ(with_host("node-1.cluster_a"), "out/node-1.cluster_a");
+  EXPECT_EQ(with_host("/etc/cron.d/x"), "out/-etc-cron.d-x");
+  EXPECT_EQ(with_host(".."), "out/--");
+  EXPECT_EQ(with_host("../../x"), "out/..-..-x");
+  EXPECT_EQ(with_host("a\x1b[2J\r\nb"), "out/a--2J--b");
+  EXPECT_EQ(ExpandOutputPattern("%h", [] {
+              OutputNameContext c = Ctx();
+              c.host = "/abs";
+              return c;
+            }()).value(),
+            "-abs");
+}
+
 TEST(OutputNameTest, ReportExtensionsAreStripped) {
   EXPECT_EQ(StripReportExtension("run.nsys-rep"), "run");
   EXPECT_EQ(StripReportExtension("out/run.gsys-rep"), "out/run");

@@ -20,6 +20,14 @@ writes, and checks that gsys ends, says what it cannot trust, and invents nothin
                         csv and recipe's CSVs prefix them with ' (numbers, also negative ones,
                         unchanged), recipe diff reads them back as the names they are;
                         -f csv:raw, -f tsv:raw and --csv-raw write them as they are
+  schema_statements     a report whose sqlite_master text for a table carries more statements
+                        (COMMIT; ATTACH another database of the user's; DROP TABLE there): export
+                        -t sqlite refuses it with one line and leaves that database alone (it ran
+                        them: the other database lost its table); a sound report still exports
+  computed_columns      a report whose StringIds.value is a virtual generated column building a
+                        20 MB string per read (a 600 KB file kept export -t csv busy for minutes
+                        at 800 MB and growing): stats, analyze, summary, recipe and every export
+                        refuse it with one line, write nothing
 
 A generous timeout catches hangs; nothing is timed.
 
@@ -292,6 +300,66 @@ def case_csv_formulas():
         fail(f"recipe diff of neutralised vs raw output: {status}")
     print("csv/tsv: formula-like names prefixed with ', numbers unchanged, raw modes as they are,"
           " recipe diff reads them back")
+
+
+def case_schema_statements():
+    victim = os.path.join(TMP, "victim.db")
+    db = sqlite3.connect(victim)
+    db.execute("CREATE TABLE precious (x)")
+    db.execute("INSERT INTO precious VALUES ('keep me')")
+    db.commit()
+    db.close()
+    path = report("schema", sound)
+    out = os.path.join(TMP, "schema.sqlite")
+    ok(gsys("export", "-t", "sqlite", "-o", out, path), "export -t sqlite of a sound report")
+    os.unlink(out)
+    db = sqlite3.connect(path)
+    (sql,) = db.execute("SELECT sql FROM sqlite_master WHERE name = 'StringIds'").fetchone()
+    evil = (sql + f"; COMMIT; ATTACH DATABASE '{victim}' AS e; DROP TABLE e.precious; "
+            "CREATE TABLE e.owned (x); DETACH DATABASE e; BEGIN")
+    db.execute("PRAGMA writable_schema = ON")
+    db.execute("UPDATE sqlite_master SET sql = ? WHERE name = 'StringIds'", (evil,))
+    db.commit()
+    db.close()
+    if sqlite3.connect(path).execute("PRAGMA quick_check").fetchone()[0] != "ok":
+        fail("the crafted report does not pass quick_check (test setup)")
+    p = gsys("export", "-t", "sqlite", "-o", out, path, timeout=60)
+    tables = sorted(r[0] for r in sqlite3.connect(victim).execute(
+        "SELECT name FROM sqlite_master"))
+    if tables != ["precious"]:
+        fail(f"export ran the report's statements: the other database now holds {tables}")
+    if p.returncode == 0 or p.stderr.count("\n") != 1 or "more than one statement" not in p.stderr:
+        fail(f"expected one line refusing the schema, got {p.returncode}: {p.stderr!r}")
+    left = [f for f in os.listdir(TMP) if f.startswith("schema.sqlite")]
+    if left:
+        fail(f"export left output behind: {left}")
+    print("export -t sqlite: a report's extra schema statements refused, unrun")
+
+
+def case_computed_columns():
+    path = report("computed", sound, [
+        "ALTER TABLE StringIds RENAME TO StringIdsStored",
+        "CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT GENERATED ALWAYS AS "
+        "(printf('%.*c', 20000000, 'x')) VIRTUAL)",
+        "INSERT INTO StringIds (id) SELECT id FROM StringIdsStored",
+        "DROP TABLE StringIdsStored"])
+    runs = {"stats": ["stats", "-r", "cuda_gpu_kern_sum", path], "analyze": ["analyze", path],
+            "summary": ["summary", "-o", os.path.join(TMP, "computed.html"), path],
+            "recipe": ["recipe", "cuda_gpu_kern_sum", "--input", path, "--output",
+                       os.path.join(TMP, "computed_recipe")]}
+    for t in ("csv", "jsonlines", "chrome", "perfetto", "sqlite"):
+        runs["export -t " + t] = ["export", "-t", t, "-o", os.path.join(TMP, "computed." + t),
+                                  path]
+    for what, args in runs.items():
+        p = gsys(*args, timeout=300)
+        lines = [line for line in p.stderr.splitlines() if line.strip()]
+        if (p.returncode == 0 or len(lines) != 1
+                or "computed column ('StringIds.value')" not in p.stderr):
+            fail(f"{what}: expected a one-line refusal, got {p.returncode}: {p.stderr[:500]!r}")
+    left = sorted(f for f in os.listdir(TMP) if f.startswith("computed") and f != "computed.gsys-rep")
+    if left:
+        fail(f"outputs written for a refused report: {left}")
+    print(f"a computed StringIds column: {len(runs)} verbs refuse it in one line")
 
 
 def main():

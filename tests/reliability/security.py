@@ -25,6 +25,25 @@
   upload_messages   an S3 endpoint answering with ESC sequences, CR/LF and a forged
                "gsys: uploaded" line, echoing the Authorization header: gsys prints one
                printable line per message, the key id only as ...ABCD, no signature
+  summary_links     (root) `nobody` plants WIN.stats.txt and WIN.stats.json as symbolic links to
+               root's files in the shared output directory of a `gsys launch` session: the window's
+               summaries replace the links, the files they named stay as they were (they were
+               overwritten through the links)
+  output_umask      under umask 077 every export type, stats -o, analyze -o and summary -o write
+               owner-only files and directories, under 002 group-writable ones (they were 0644 /
+               0755 whatever the umask)
+  terminal_text     kernel and NVTX names with ESC sequences, CR/LF and a forged "gsys:" line,
+               and report files named so (a glob in a shared directory): stats' column output,
+               recipe, summary and export messages and every error print no control character
+               and no forged line (names and paths were echoed raw)
+  concurrent_exports  an output another run creates while an export (chrome, csv, sqlite) or a
+               recipe is writing, without --force-overwrite: the run is stopped once its
+               temporary output exists, the output is created, the run resumed: it fails with one
+               line and the other run's output stays (it was replaced and both said they wrote it)
+  host_names        (root: a UTS namespace of its own) a host name that is absolute, climbs ('..')
+               or holds ESC/CR/LF puts the `-o %h` report in the pattern's directory under one
+               plain name (it wrote /abs.gsys-rep and ../../x.gsys-rep); a %q{} value with
+               control characters is a one-line usage error before the target starts
 
 usage: security.py --build BUILD_DIR CASE"""
 import argparse
@@ -428,6 +447,234 @@ def case_output_escape():
                        env=dict(os.environ, X="fine"), timeout=120)
     if p.returncode != 0 or not os.path.isdir(os.path.join(TMP, "out", "fine")):
         fail(f"recipe --output out/%q{{X}} with X=fine: {p.returncode} {p.stderr}")
+
+
+def case_summary_links():
+    need_root()
+    os.chmod(TMP, 0o755)
+    shared = os.path.join(TMP, "shared")
+    os.mkdir(shared)
+    os.chmod(shared, 0o777)  # a team directory: no sticky bit, so the kernel's link guard is off
+    victim = os.path.join(TMP, "victim.txt")
+    with open(victim, "w") as f:
+        f.write("precious\n")
+    os.chmod(victim, 0o644)
+    missing = os.path.join(TMP, "victim.json")
+    win = os.path.join(shared, "win")
+
+    def plant():
+        os.symlink(victim, win + ".stats.txt")
+        os.symlink(missing, win + ".stats.json")
+    if as_nobody(plant) != 0:
+        fail("nobody could not plant the links")
+    env = launch_env(os.path.join(TMP, "sessions"))
+    p = subprocess.Popen([gsys(), "launch", "--session-new", "s", "-o", win, "--", "sleep", "60"],
+                         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_for(lambda: os.path.exists(os.path.join(TMP, "sessions", "s", "info")), "the session")
+        for verb in ("start", "stop", "shutdown"):
+            s = subprocess.run([gsys(), verb, "--session", "s"], capture_output=True, text=True,
+                               env=env, timeout=120)
+            if s.returncode != 0:
+                fail(f"{verb}: {s.returncode} {s.stderr}")
+        p.wait(timeout=60)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    with open(victim) as f:
+        if f.read() != "precious\n":
+            fail("the window's stats summary was written through a planted link")
+    if os.path.exists(missing):
+        fail("the window's JSON summary created the planted link's target")
+    for suffix in (".stats.txt", ".stats.json"):
+        if os.path.islink(win + suffix) or not os.path.isfile(win + suffix):
+            fail(f"{win + suffix} is not the summary gsys wrote")
+    print("summaries replaced the planted links; their targets untouched")
+
+
+def case_output_umask():
+    env = dict(os.environ, GSYS_KEEP_SESSION="0")
+    p = subprocess.run([gsys(), "profile", "-o", "r", prog(), "nested", "5"], capture_output=True,
+                       text=True, env=env, timeout=60)
+    if p.returncode != 0:
+        fail(f"profile failed: {p.stderr}")
+    for mask in (0o077, 0o002):
+        out = os.path.join(TMP, f"u{mask:03o}")
+        os.mkdir(out)
+        runs = [["export", "-t", t, "-o", os.path.join(out, "r_" + t), "r.gsys-rep"]
+                for t in ("perfetto", "chrome", "jsonlines", "csv", "sqlite")]
+        runs += [["stats", "-r", "nvtx_sum", "-f", "csv", "-o", os.path.join(out, "st"),
+                  "r.gsys-rep"],
+                 ["analyze", "-o", os.path.join(out, "an"), "r.gsys-rep"],
+                 ["summary", "-o", os.path.join(out, "sum.html"), "r.gsys-rep"]]
+
+        def run_all():
+            os.umask(mask)
+            for args in runs:
+                q = subprocess.run([gsys()] + args, capture_output=True, text=True, timeout=120)
+                if q.returncode != 0:
+                    print(f"{args[0]} failed: {q.stderr}")
+                    os._exit(5)
+            os._exit(0)
+        pid = os.fork()
+        if pid == 0:
+            run_all()
+        if os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) != 0:
+            fail(f"a verb failed under umask {mask:03o}")
+        checked = 0
+        for root, dirs, files in os.walk(out):
+            for name in dirs + files:
+                path = os.path.join(root, name)
+                want = (0o777 if name in dirs else 0o666) & ~mask
+                mode = stat.S_IMODE(os.lstat(path).st_mode)
+                if mode != want:
+                    fail(f"umask {mask:03o}: {os.path.relpath(path, TMP)} has mode {oct(mode)}, "
+                         f"expected {oct(want)}")
+                checked += 1
+        print(f"umask {mask:03o}: {checked} outputs have the umask's modes")
+
+
+FORGED = "\x1b]0;owned\x07\x1b[2J\r\ngsys: forged"
+
+
+def case_terminal_text():
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "recipe"))
+    import synth  # tests/recipe/synth.py: reports in the canonical schema
+    rdir = os.path.join(TMP, "reports")
+    os.mkdir(rdir)
+    r = synth.Report()
+    for i in range(3):
+        r.kernel(1000 + i * 100, 1050 + i * 100, "k%d%s" % (i, FORGED))
+        r.api(990 + i * 100, 995 + i * 100, "cudaLaunchKernel")
+    r.nvtx(900, 2000, "range" + FORGED)
+    report = os.path.join(rdir, "a" + FORGED + ".gsys-rep")
+    r.write(report)
+    empty = os.path.join(TMP, "b" + FORGED + ".gsys-rep")
+    open(empty, "w").close()
+    runs = [["stats", "-r", "cuda_gpu_kern_sum,nvtx_sum", report],
+            ["stats", "-r", "cuda_gpu_kern_sum", "--format", "table", report],
+            ["recipe", "cuda_gpu_kern_pace", "--name", "nothing", "--input", rdir, "--output",
+             os.path.join(TMP, "pace")],
+            ["summary", report], ["export", "-t", "chrome", report],
+            ["stats", empty], ["recipe", "cuda_gpu_kern_sum", "--input", empty, "--output",
+                               os.path.join(TMP, "rec")]]
+    for args in runs:
+        p = subprocess.run([gsys()] + args, capture_output=True, timeout=120, cwd=TMP)
+        for name, data in (("stdout", p.stdout), ("stderr", p.stderr)):
+            for line in data.split(b"\n"):
+                if any(b < 0x20 or b == 0x7f for b in line):
+                    fail(f"gsys {args[0]}: control character on {name}: {line!r}")
+                if line.startswith(b"gsys: forged"):
+                    fail(f"gsys {args[0]}: a forged line on {name}: {line!r}")
+        if b"forged" not in p.stdout + p.stderr and args[0] != "export":
+            fail(f"gsys {args[0]}: the names are not shown at all: {p.stdout + p.stderr!r}")
+    print(f"{len(runs)} runs: names and paths shown escaped, no control characters")
+
+
+def stop_inside_commit_window(args, out, make_other, attempts=40):
+    """Runs gsys ARGS writing OUT; once its temporary OUT.tmp-* exists, stops it, lets
+    make_other() create OUT as a concurrent run would, resumes it. The finished process, or None
+    when every attempt finished before its temporary output was seen."""
+    import signal
+    parent, base = os.path.split(out)
+    for _ in range(attempts):
+        for n in os.listdir(parent):
+            if n.startswith(base):
+                shutil.rmtree(os.path.join(parent, n), ignore_errors=True)
+                if os.path.exists(os.path.join(parent, n)):
+                    os.unlink(os.path.join(parent, n))
+        p = subprocess.Popen([gsys()] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True)
+        caught = False
+        while p.poll() is None:
+            if any(n.startswith(base + ".tmp-") for n in os.listdir(parent)):
+                p.send_signal(signal.SIGSTOP)
+                caught = True
+                break
+            time.sleep(0.0005)
+        if caught:
+            make_other()
+            p.send_signal(signal.SIGCONT)
+        p.wait(timeout=300)
+        p.err = p.stderr.read()
+        if caught:
+            return p
+    return None
+
+
+def case_concurrent_exports():
+    fixture = os.path.join(ARGS.fixtures, "nsys2024.6-nvfuser-hopper-matmul-nvtx.sqlite")
+    if not os.path.exists(fixture):
+        skip(f"no nsys fixture {fixture}")
+    cases = [(["export", "-t", t], t, t == "csv") for t in ("chrome", "csv", "sqlite")]
+    cases.append((["recipe", "nvtx_sum", "--input", fixture, "--output"], "recipe", True))
+    for args, tag, is_dir in cases:
+        out = os.path.join(TMP, "out_" + tag)
+
+        def other():
+            if is_dir:
+                os.mkdir(out)
+                with open(os.path.join(out, "files.csv"), "w") as f:
+                    f.write("the other run\n")
+            else:
+                with open(out, "w") as f:
+                    f.write("the other run\n")
+        full = args + [out] if tag == "recipe" else args + ["-o", out, fixture]
+        p = stop_inside_commit_window(full, out, other)
+        if p is None:
+            skip(f"{tag}: every run ended before its temporary output was seen")
+        kept = os.path.join(out, "files.csv") if is_dir else out
+        with open(kept) as f:
+            if f.read() != "the other run\n":
+                fail(f"{tag}: the other run's output was replaced (exit {p.returncode}: {p.err!r})")
+        lines = [l for l in p.err.splitlines() if l.strip()]
+        if p.returncode == 0 or len(lines) != 1 or "appeared" not in p.err:
+            fail(f"{tag}: expected a one-line failure, got {p.returncode}: {p.err!r}")
+        left = [n for n in os.listdir(TMP) if n.startswith("out_" + tag + ".")]
+        if left:
+            fail(f"{tag}: temporary output left behind: {left}")
+        print(f"{tag}: {lines[0]}")
+
+
+HOST_PROBE = r'''
+import os, socket, subprocess, sys
+socket.sethostname(sys.argv[1])
+p = subprocess.run(sys.argv[2:], capture_output=True, text=True)
+sys.stdout.write(p.stderr)
+sys.exit(p.returncode)
+'''
+
+
+def case_host_names():
+    need_root()
+    if shutil.which("unshare") is None:
+        skip("no unshare(1) to give the test a host name of its own")
+    work = os.path.join(TMP, "a", "b")
+    os.makedirs(work)
+    for host in ("/" + os.path.join(TMP.lstrip("/"), "abs"), "../..", "x/../../y",
+                 "h\x1b]0;t\x07\r\ngsys: forged"):
+        p = subprocess.run(["unshare", "-u", sys.executable, "-c", HOST_PROBE, host, gsys(),
+                            "profile", "-o", "%h", "-t", "nvtx", "true"], capture_output=True,
+                           text=True, cwd=work, timeout=60)
+        if p.returncode != 0:
+            fail(f"host {host!r}: profile exited {p.returncode}: {p.stdout!r}")
+        made = [n for n in os.listdir(work) if n.endswith(".gsys-rep")]
+        if len(made) != 1 or any(ord(c) < 0x20 for c in made[0]):
+            fail(f"host {host!r}: expected one plain report in {work}, found {made}")
+        os.unlink(os.path.join(work, made[0]))
+    strays = [os.path.join(r, n) for r, _, ns in os.walk(TMP) for n in ns
+              if n.endswith(".gsys-rep")]
+    if strays:
+        fail(f"reports written outside the pattern's directory: {strays}")
+    marker = os.path.join(TMP, "target-ran")
+    p = subprocess.run([gsys(), "profile", "-o", "r%q{X}", "/bin/sh", "-c", f"touch {marker}"],
+                       capture_output=True, text=True, timeout=60, cwd=work,
+                       env=dict(os.environ, X="\x1b]0;t\x07\r\ngsys: forged"))
+    one_line_error(p, "a %q{} value with control characters", "control character")
+    if os.path.exists(marker) or os.listdir(work):
+        fail("the target ran or a report was written for a refused -o")
+    print("host names stay one component; control characters in -o values refused")
 
 
 class HostileS3(http.server.BaseHTTPRequestHandler):

@@ -4,12 +4,15 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <system_error>
 
 #include "analysis/recipe/recipe_util.h"
 #include "analysis/recipe/spill.h"
+#include "common/rename_no_replace.h"
 
 namespace gsys::analysis::recipe {
 namespace {
@@ -165,10 +168,18 @@ Result<std::vector<std::string>> WriteOutputDir(const std::string& dir, bool for
   manifest += "]\n}\n";
   if (s.ok()) s = WriteFile(tmp / manifest_name, manifest);
   written.push_back(manifest_name);
-  if (s.ok() && fs::exists(final_path, ec)) fs::remove_all(final_path, ec);
+  // Without --force-overwrite an output a concurrent run made after the check stays.
+  if (s.ok() && force && fs::exists(final_path, ec)) fs::remove_all(final_path, ec);
   if (s.ok()) {
-    fs::rename(tmp, final_path, ec);
-    if (ec) s = Error(StatusCode::kIoError, "recipe: cannot create '" + dir + "': " + ec.message());
+    int err = RenameNoReplace(tmp.c_str(), final_path.c_str());
+    if (err == EEXIST || err == ENOTEMPTY) {
+      s = Error(StatusCode::kIoError, "recipe: output '" + dir +
+                                          "' appeared meanwhile (another run wrote it); not "
+                                          "replaced (use --force-overwrite)");
+    } else if (err != 0) {
+      s = Error(StatusCode::kIoError,
+                "recipe: cannot create '" + dir + "': " + std::strerror(err));
+    }
   }
   if (!s.ok()) {
     fs::remove_all(tmp, ec);

@@ -11,6 +11,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/seeded_hash.h"
+
 namespace gsys::analysis {
 namespace {
 
@@ -26,7 +28,7 @@ struct Group {
 };
 
 struct State {
-  std::unordered_map<int64_t, size_t> int_keys;
+  std::unordered_map<int64_t, size_t, SeededHash> int_keys;  // report values
   std::unordered_map<std::string, size_t> text_keys;
   std::unordered_map<double, size_t> real_keys;
   ptrdiff_t null_key = -1;

@@ -175,7 +175,7 @@ class ChromeExporter : public Exporter {
     const ReportInfo& info = in.info;
     std::unique_ptr<TimelineSource>& source = in.events;
     std::unique_ptr<MemoryUsageSource>& memory = in.memory;
-    GSYS_ASSIGN_OR_RETURN(OutputFile out, OutputFile::Create(options.output));
+    GSYS_ASSIGN_OR_RETURN(OutputFile out, OutputFile::Create(options.output, options.overwrite));
     std::string& buf = out.buffer();
     buf.append("{\"schemaVersion\":1,\"displayTimeUnit\":\"ms\",\"traceName\":");
     AppendJsonString(buf, reader.path());

@@ -25,7 +25,7 @@ class JsonLinesExporter : public Exporter {
                 ExportStats* stats) override {
     GSYS_ASSIGN_OR_RETURN(TableFilter filter, TableFilter::Parse(options.tables));
     GSYS_ASSIGN_OR_RETURN(std::vector<std::string> tables, FileTables(reader.db()));
-    GSYS_ASSIGN_OR_RETURN(OutputFile out, OutputFile::Create(options.output));
+    GSYS_ASSIGN_OR_RETURN(OutputFile out, OutputFile::Create(options.output, options.overwrite));
     for (const std::string& table : tables) {
       if (!filter.Matches(table)) continue;
       ++stats->tables;

@@ -185,7 +185,7 @@ class PerfettoExporter : public Exporter {
       }
       inputs.push_back(std::move(in));
     }
-    GSYS_ASSIGN_OR_RETURN(OutputFile out, OutputFile::Create(options.output));
+    GSYS_ASSIGN_OR_RETURN(OutputFile out, OutputFile::Create(options.output, options.overwrite));
     constexpr uint64_t kUuidsPerReport = uint64_t{1} << 40;
     for (size_t i = 0; i < inputs.size(); ++i) {
       // One trusted sequence per report: its interned names stay its own.

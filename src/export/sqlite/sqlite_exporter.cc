@@ -7,12 +7,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
 
+#include "common/file_mode.h"
+#include "common/rename_no_replace.h"
 #include "common/strings.h"
 #include "export/exporter.h"
+#include "export/sqlite/copied_ddl.h"
 #include "export/table_filter.h"
 
 namespace gsys::export_ {
@@ -48,21 +52,29 @@ Status Exec(sqlite3* db, const std::string& sql, const std::string& path) {
 }
 
 // Table and index DDL of the source to copy, in creation order.
-Result<std::vector<std::pair<std::string, std::string>>> SourceObjects(report::Database& src,
+// A table or index of the source: the table to fill ("" for an index), its name, its DDL.
+struct CopiedObject {
+  std::string table;
+  std::string name;
+  std::string sql;
+};
+
+Result<std::vector<CopiedObject>> SourceObjects(report::Database& src,
                                                                       const TableFilter& filter) {
   GSYS_ASSIGN_OR_RETURN(
       report::Statement stmt,
       src.Prepare("SELECT type, name, tbl_name, sql FROM main.sqlite_master WHERE sql IS NOT NULL "
                   "AND type IN ('table', 'index') AND tbl_name NOT LIKE 'sqlite\\_%' ESCAPE '\\' "
                   "AND upper(tbl_name) NOT LIKE 'GSYS\\_%' ESCAPE '\\' ORDER BY rowid"));
-  std::vector<std::pair<std::string, std::string>> objects;  // (table or "", sql)
+  std::vector<CopiedObject> objects;
   while (true) {
     GSYS_ASSIGN_OR_RETURN(bool row, stmt.Step());
     if (!row) break;
     std::string table(stmt.ColumnText(2));
     if (!filter.Matches(table)) continue;
     bool is_table = stmt.ColumnText(0) == "table";
-    objects.emplace_back(is_table ? table : "", std::string(stmt.ColumnText(3)));
+    objects.push_back({is_table ? table : "", std::string(stmt.ColumnText(1)),
+                       std::string(stmt.ColumnText(3))});
   }
   return objects;
 }
@@ -90,10 +102,19 @@ class SqliteExporter : public Exporter {
     if (fd < 0) {
       return Error(StatusCode::kIoError, "export: cannot write '" + options.output + "'");
     }
-    ::fchmod(fd, 0644);
+    ::fchmod(fd, ModeUnderUmask(0666));
     ::close(fd);
     Status status = Copy(reader.path(), tmp, options.output, objects, stats);
-    if (status.ok() && ::rename(tmp.c_str(), options.output.c_str()) != 0) {
+    int err = 0;
+    if (status.ok()) {
+      err = options.overwrite ? (::rename(tmp.c_str(), options.output.c_str()) == 0 ? 0 : errno)
+                              : RenameNoReplace(tmp.c_str(), options.output.c_str());
+    }
+    if (err == EEXIST) {
+      status = Error(StatusCode::kIoError, "export: output '" + options.output +
+                                               "' appeared while exporting (another run wrote "
+                                               "it); not replaced (use -f/--force-overwrite=true)");
+    } else if (err != 0) {
       status = Error(StatusCode::kIoError, "export: cannot write '" + options.output + "'");
     }
     if (!status.ok()) ::unlink(tmp.c_str());
@@ -102,7 +123,7 @@ class SqliteExporter : public Exporter {
 
  private:
   static Status Copy(const std::string& source, const std::string& tmp, const std::string& out,
-                     const std::vector<std::pair<std::string, std::string>>& objects,
+                     const std::vector<CopiedObject>& objects,
                      ExportStats* stats) {
     sqlite3* raw = nullptr;
     int rc = sqlite3_open_v2(tmp.c_str(), &raw, SQLITE_OPEN_READWRITE | SQLITE_OPEN_URI, nullptr);
@@ -112,8 +133,8 @@ class SqliteExporter : public Exporter {
     GSYS_RETURN_IF_ERROR(
         Exec(db.get(), "ATTACH DATABASE " + report::QuoteLiteral(FileUri(source)) + " AS src", out));
     GSYS_RETURN_IF_ERROR(Exec(db.get(), "BEGIN", out));
-    for (const auto& [table, sql] : objects) {
-      GSYS_RETURN_IF_ERROR(Exec(db.get(), sql, out));
+    for (const auto& [table, name, sql] : objects) {
+      GSYS_RETURN_IF_ERROR(ExecCopiedDdl(db.get(), sql, name, out));
       if (table.empty()) continue;
       std::string quoted = report::QuoteIdentifier(table);
       GSYS_RETURN_IF_ERROR(

@@ -25,6 +25,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "common/seeded_hash.h"
 #include "common/status.h"
 #include "format/stream_reader.h"
 #include "report/db/database.h"
@@ -73,9 +74,10 @@ class CudaImporter {
     int64_t demangled, short_name, mangled;
   };
   struct StreamState {
-    std::unordered_map<uint32_t, std::string> strings;      // kCudaString id -> text
-    std::unordered_map<uint32_t, int64_t> string_ids;       // kCudaString id -> StringIds id
-    std::unordered_map<uint32_t, KernelNames> kernel_names; // kCudaString id -> names
+    // Keyed by stream values: SeededHash, so crafted ids cannot share one bucket.
+    std::unordered_map<uint32_t, std::string, SeededHash> strings;      // kCudaString id -> text
+    std::unordered_map<uint32_t, int64_t, SeededHash> string_ids;       // -> StringIds id
+    std::unordered_map<uint32_t, KernelNames, SeededHash> kernel_names; // -> names
   };
   struct ProcessState {
     std::unordered_set<uint32_t> api_correlations;
@@ -107,8 +109,8 @@ class CudaImporter {
 
   Database* db_;
   InternFn intern_;
-  std::unordered_map<uint64_t, StreamState> streams_;  // by stream id
-  std::unordered_map<uint32_t, ProcessState> processes_;
+  std::unordered_map<uint64_t, StreamState, SeededHash> streams_;  // by stream id
+  std::unordered_map<uint32_t, ProcessState, SeededHash> processes_;
   std::set<uint32_t> devices_written_;
   std::map<std::tuple<uint32_t, uint32_t, uint32_t>, StreamRow> stream_rows_;
   std::unique_ptr<Statement> runtime_, kernel_, memcpy_, memset_, sync_, graph_, memory_,

@@ -160,6 +160,60 @@ TEST_F(ImporterTest, MissingChunkCutsEveryOpenRange) {
             2);
 }
 
+// Gaps and missing chunks cost what they cut, not the number of (thread, domain) stacks seen:
+// each one walked every stack, so a few MB of stream with 40 000 domains and 40 000 gaps took
+// billions of steps (issue 17 item 10). The counts stay exact.
+TEST_F(ImporterTest, GapsCostWhatTheyCutNotEveryStackSeen) {
+  constexpr uint32_t kStacks = 40000;
+  struct NoBody {};
+  auto sb = Process(100);
+  for (uint32_t d = 0; d < kStacks; ++d) {
+    sb.Add(RecordKind::kNvtxPush, 100, Event(kT0 + 10, d + 1, "r"), "r");
+  }
+  sb.Add(RecordKind::kThreadGap, 100, NoBody{});  // cuts all of them
+  for (uint32_t d = 0; d < kStacks; ++d) {
+    sb.Add(RecordKind::kNvtxPop, 100, format::NvtxPopBody{kT0 + 20, d + 1, 0});  // unmatched
+  }
+  for (uint32_t i = 0; i < kStacks; ++i) sb.Add(RecordKind::kThreadGap, 100 + i % 2, NoBody{});
+  sb.FlushChunk();
+  for (uint32_t i = 0; i < kStacks; ++i) {
+    sb.SkipChunk();
+    sb.Add(RecordKind::kThreadGap, 100, NoBody{});
+    sb.FlushChunk();
+  }
+  sb.Add(RecordKind::kNvtxPush, 100, Event(kT0 + 30, 0, "kept"), "kept");
+  sb.Add(RecordKind::kNvtxPop, 100, format::NvtxPopBody{kT0 + 40, 0, 0});
+  sb.FlushChunk(format::kChunkFinal);
+  WriteStream(100, sb);
+  Database db = Import();
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM NVTX_EVENTS WHERE eventType = 59"), 1);
+  EXPECT_EQ(Count(db, "SELECT value FROM GSYS_DIAGNOSTICS WHERE name = 'nvtx_ranges_cut_by_loss'"),
+            kStacks);
+  EXPECT_EQ(Count(db, "SELECT value FROM GSYS_DIAGNOSTICS WHERE name = 'nvtx_unmatched_pops'"),
+            kStacks);
+}
+
+// Range ids come from the stream: ids that are multiples of the hash table's bucket count put
+// every start/end range in one bucket of an identity-hashed map, quadratic in their number.
+TEST_F(ImporterTest, CollidingRangeIdsStayLinear) {
+  constexpr uint64_t kRanges = 200000;
+  constexpr uint64_t kBuckets = 351061;  // libstdc++'s bucket count for 200 000 entries
+  auto sb = Process(100);
+  for (uint64_t i = 1; i <= kRanges; ++i) {
+    format::NvtxEventBody start = Event(kT0 + 10, 0);
+    start.id = i * kBuckets;
+    sb.Add(RecordKind::kNvtxStart, 100, start);
+  }
+  for (uint64_t i = 1; i <= kRanges; ++i) {
+    sb.Add(RecordKind::kNvtxEnd, 100, format::NvtxEndBody{kT0 + 20, i * kBuckets});
+  }
+  sb.FlushChunk(format::kChunkFinal);
+  WriteStream(100, sb);
+  Database db = Import();
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM NVTX_EVENTS WHERE eventType = 60"),
+            static_cast<int64_t>(kRanges));
+}
+
 TEST_F(ImporterTest, OsrtDropsAndTruncation) {
   auto sb = Process(7);
   format::OsrtCallBody call{kT0 + 100, kT0 + 5100, 0, 1, 0};

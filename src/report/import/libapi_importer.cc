@@ -105,7 +105,7 @@ Status LibApiImport::WriteCall(const Call& c, int64_t name_id) {
 }
 
 Status LibApiImport::EndStream() {
-  std::unordered_map<uint64_t, int64_t> ids;
+  std::unordered_map<uint64_t, int64_t, SeededHash> ids;
   for (const Call& c : pending_) {
     const uint64_t key = NameKey(c.library, c.function);
     auto it = ids.find(key);

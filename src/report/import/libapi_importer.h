@@ -20,6 +20,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/seeded_hash.h"
 #include "common/status.h"
 #include "format/libapi_records.h"
 #include "format/stream_reader.h"
@@ -58,7 +59,7 @@ class LibApiImport {
 
   ReportWriter* writer_;
   std::vector<Call> pending_;
-  std::unordered_map<uint64_t, std::string> names_;  // this stream's (library, function) ids
+  std::unordered_map<uint64_t, std::string, SeededHash> names_;  // this stream's (library, function) ids
   struct Rank {
     int64_t global_tid;
     int32_t rank;

@@ -20,12 +20,21 @@ constexpr int kNvtxDomainCreate = 75;
 
 }  // namespace
 
-void StreamImporter::CutOpenRanges(const std::function<bool(uint32_t tid)>& which) {
-  for (auto& [key, stack] : stacks_) {
-    if (stack.empty() || !which(key.first)) continue;
+void StreamImporter::CutAllOpenRanges() {
+  for (const auto& [key, stack] : stacks_) {
     (*counters_)[ImportCounter::kRangesCutByLoss] += stack.size();
-    stack.clear();
   }
+  stacks_.clear();
+  last_stack_ = nullptr;
+}
+
+void StreamImporter::CutOpenRanges(uint32_t tid) {
+  auto it = stacks_.lower_bound({tid, 0});
+  while (it != stacks_.end() && it->first.first == tid) {
+    (*counters_)[ImportCounter::kRangesCutByLoss] += it->second.size();
+    it = stacks_.erase(it);
+  }
+  last_stack_ = nullptr;
 }
 
 std::map<uint32_t, std::string> StreamImporter::ThreadNames() const {
@@ -38,7 +47,7 @@ Status StreamImporter::Import(const format::StreamFile& file) {
   uint64_t next_seq = 0;
   for (const format::ChunkRef& chunk : file.chunks()) {
     // A missing chunk (damaged, or not written) may hold any thread's pops.
-    if (chunk.header.seq != next_seq) CutOpenRanges([](uint32_t) { return true; });
+    if (chunk.header.seq != next_seq) CutAllOpenRanges();
     next_seq = chunk.header.seq + 1;
     file.NoteRead(chunk.header.payload_size);  // bounded import memory (docs/reliability.md P4)
     if (process_.stream_id == 0) process_.stream_id = chunk.header.stream_id;
@@ -88,7 +97,7 @@ Status StreamImporter::Record(const RecordView& r) {
     case RecordKind::kClockSync:
       return OkStatus();  // used by the session's TickClock
     case RecordKind::kThreadGap:
-      CutOpenRanges([&](uint32_t tid) { return tid == r.tid; });
+      CutOpenRanges(r.tid);
       return OkStatus();
     case RecordKind::kCaptureWindow: {
       format::CaptureWindowBody b;

@@ -21,6 +21,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/seeded_hash.h"
 #include "report/import/elf_symbols.h"
 
 namespace gsys::report {
@@ -60,9 +61,9 @@ class Symbolizer {
   std::vector<LoadedModule> modules_;  // sorted by start
   std::unique_ptr<Dwfl> dwfl_;
   bool use_tables_ = false;
-  std::unordered_map<uint64_t, std::unique_ptr<ElfSymbols>> tables_;  // by module start
+  std::unordered_map<uint64_t, std::unique_ptr<ElfSymbols>, SeededHash> tables_;  // by module start
   std::vector<uint64_t> stale_;  // starts of modules whose file's build id differs
-  std::unordered_map<uint64_t, SymbolizedFrame> cache_;
+  std::unordered_map<uint64_t, SymbolizedFrame, SeededHash> cache_;
 };
 
 }  // namespace gsys::report

@@ -8,6 +8,7 @@
 #include "common/one_line.h"
 #include "common/strings.h"
 #include "report/db/sql_functions.h"
+#include "report/reader/computed_check.h"
 #include "report/reader/file_check.h"
 #include "report/reader/schema.h"
 
@@ -84,6 +85,7 @@ Result<ReportReader> ReportReader::Open(const std::string& path) {
   // spill rather than grow memory.
   GSYS_RETURN_IF_ERROR(reader.db_.Exec("PRAGMA mmap_size = 68719476736;"));
   GSYS_ASSIGN_OR_RETURN(internal::FileTables tables, ListTables(reader.db_, path));
+  GSYS_RETURN_IF_ERROR(internal::CheckNoComputedTables(reader.db_, path));
   GSYS_RETURN_IF_ERROR(reader.Classify(tables));
   reader.file_tables_ = std::move(tables);
   GSYS_RETURN_IF_ERROR(RegisterSqlFunctions(reader.db_));

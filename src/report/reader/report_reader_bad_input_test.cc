@@ -136,6 +136,22 @@ TEST_F(BadInputTest, NsysExportTooNew) {
   ExpectError(Path("nsys9.sqlite"), StatusCode::kUnsupported, "schema version 4.0.1");
 }
 
+// Values SQLite would compute on read (a 200 MB name per row from a few bytes of schema) are
+// refused; a stored generated column is data in the file and reads.
+TEST_F(BadInputTest, ComputedColumnsAndVirtualTables) {
+  MakeGsysReport(Path("gen.gsys-rep"),
+                 "DROP TABLE StringIds; CREATE TABLE StringIds(id INTEGER PRIMARY KEY, value TEXT "
+                 "GENERATED ALWAYS AS (printf('%.*c', 200000000, 'x')) VIRTUAL);"
+                 "INSERT INTO StringIds(id) VALUES (1);");
+  ExpectError(Path("gen.gsys-rep"), StatusCode::kBadInput, "computed column ('StringIds.value')");
+  MakeGsysReport(Path("vt.gsys-rep"), "CREATE VIRTUAL TABLE spread USING rtree(id, x0, x1);");
+  ExpectError(Path("vt.gsys-rep"), StatusCode::kBadInput, "virtual table ('spread')");
+  MakeGsysReport(Path("stored.gsys-rep"),
+                 "CREATE TABLE extra(a INTEGER, b INTEGER GENERATED ALWAYS AS (a + 1) STORED);"
+                 "INSERT INTO extra(a) VALUES (1);");
+  EXPECT_TRUE(ReportReader::Open(Path("stored.gsys-rep")).ok());
+}
+
 // Opening leaves the file byte-for-byte unchanged and creates no journal or WAL next to it.
 TEST_F(BadInputTest, OpenNeverModifiesTheFile) {
   GSYS_SKIP_WITHOUT_NSYS_FIXTURES();

@@ -12,6 +12,7 @@
 
 #include "analysis/recipe/recipe_util.h"
 #include "analysis/recipe/recipes/recipes.h"
+#include "common/seeded_hash.h"
 #include "report/reader/report_reader.h"
 
 namespace gsys::analysis::recipe {
@@ -24,7 +25,7 @@ struct Totals {
 // name -> totals, aggregated in a hash map while SQLite streams (key, duration) rows.
 Result<Frame> Aggregate(report::Database& db, const std::string& sql, bool id_key,
                         bool api_names) {
-  std::unordered_map<int64_t, Totals> by_id;
+  std::unordered_map<int64_t, Totals, SeededHash> by_id;
   std::map<std::string, Totals> by_text;
   GSYS_RETURN_IF_ERROR(ForEachRow(db, sql, [&](report::Statement& s) {
     Totals& t = id_key ? by_id[s.ColumnInt(0)] : by_text[std::string(s.ColumnText(0))];

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "analysis/stats/format/cell_renderer.h"
+#include "common/one_line.h"
 #include "common/strings.h"
 
 namespace gsys::analysis {
@@ -59,6 +60,9 @@ Layout BuildLayout(const ResultTable& table, const FormatOptions& options) {
       RenderedCell cell =
           RenderCell(column, shown[c] < row.size() ? row[shown[c]] : null_cell, options);
       if (cell.groupable && !options.nofmt) cell.text = GroupThousands(cell.text);
+      // Names come from the report: a terminal must not run their escape sequences, and a
+      // CR/LF in one must not forge a line of output (the machine formats keep them as data).
+      if (!cell.numeric) cell.text = OneLine(cell.text, cell.text.size() * 4 + 4);
       cell.text = Truncate(cell.text, limits[c]);
       if (r < scan && requested[c] == kAutoWidth) {
         layout.widths[c] = std::max(layout.widths[c], DisplayLength(cell.text));

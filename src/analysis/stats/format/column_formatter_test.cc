@@ -184,6 +184,16 @@ TEST(ColumnFormatterTest, UnicodeWidthCountsCharacters) {
             "     1,234  \xC3\xA9t\xC3\xA9 \n");
 }
 
+// A name from a hostile report cannot drive the terminal or forge a line of its own.
+TEST(ColumnFormatterTest, ControlCharactersInNamesAreEscaped) {
+  std::string out = Column(NameTable({"k\x1b]0;owned\x07\r\ngsys: forged\xc2\x9b"}));
+  EXPECT_EQ(out,
+            " Instances                   Name                  \n"
+            " ---------  ---------------------------------------\n"
+            "     1,234  k\\e]0;owned\\x07\\r\\ngsys: forged\\xc2\\x9b\n");
+  EXPECT_EQ(ColumnFormatter({}, true).Format(NameTable({"a\tb"})).find('\t'), std::string::npos);
+}
+
 TEST(TableFormatterTest, DrawsGridLines) {
   std::string out = ColumnFormatter({}, true).Format(NameTable({"ab", "abcdef"}));
   EXPECT_EQ(out,

@@ -86,58 +86,19 @@ void AppendCsvRow(std::string* out, const std::vector<Cell>& row, const int64_t*
   *out += '\n';
 }
 
-void AppendNeutralisedRecord(std::string* out, std::string_view record) {
-  std::string field;
-  bool in_quotes = false, first = true;
-  auto end_field = [&] {
-    if (!first) *out += ',';
-    AppendField(out, field, CsvText::kNeutralised);
-    field.clear();
-    first = false;
-  };
-  for (size_t i = 0; i < record.size(); ++i) {
-    char c = record[i];
-    if (in_quotes) {
-      if (c == '"' && i + 1 < record.size() && record[i + 1] == '"') {
-        field += '"';
-        ++i;
-      } else if (c == '"') {
-        in_quotes = false;
-      } else {
-        field += c;
-      }
-    } else if (c == '"') {
-      in_quotes = true;
-    } else if (c == ',') {
-      end_field();
-    } else {
-      field += c;
-    }
-  }
-  end_field();
-}
+namespace {
 
-Result<Frame> ParseCsv(std::string_view text, CsvText written) {
-  Frame frame;
-  std::vector<Cell> row;
+// RFC 4180 scanner shared by the readers below: calls field(text, quoted) for every field and
+// row_end() after the last field of every line (also an unterminated last line); CR outside
+// quotes is dropped. Returns false for an unterminated quoted field.
+template <typename FieldFn, typename RowEndFn>
+bool ScanCsv(std::string_view text, FieldFn&& field_fn, RowEndFn&& row_end) {
   std::string field;
-  bool quoted = false, in_quotes = false, header = true, any = false;
+  bool quoted = false, in_quotes = false, pending = false;
   auto end_field = [&] {
-    if (header) {
-      frame.columns.push_back(field);
-    } else {
-      row.push_back(ParseField(field, quoted, written));
-    }
+    field_fn(field, quoted);
     field.clear();
     quoted = false;
-    any = true;
-  };
-  auto end_row = [&] {
-    end_field();
-    if (!header) frame.rows.push_back(std::move(row));
-    row.clear();
-    header = false;
-    any = false;
   };
   for (size_t i = 0; i < text.size(); ++i) {
     char c = text[i];
@@ -150,19 +111,62 @@ Result<Frame> ParseCsv(std::string_view text, CsvText written) {
       } else {
         field += c;
       }
-    } else if (c == '"') {
+      continue;
+    }
+    pending = true;
+    if (c == '"') {
       in_quotes = quoted = true;
     } else if (c == ',') {
       end_field();
     } else if (c == '\n') {
-      end_row();
+      end_field();
+      row_end();
+      pending = false;
     } else if (c != '\r') {
       field += c;
-      any = true;
     }
   }
-  if (in_quotes) return Error(StatusCode::kBadInput, "csv: unterminated quoted field");
-  if (any || !field.empty()) end_row();
+  if (in_quotes) return false;
+  if (pending || !field.empty()) {
+    end_field();
+    row_end();
+  }
+  return true;
+}
+
+}  // namespace
+
+void AppendNeutralisedRecord(std::string* out, std::string_view record) {
+  bool first = true;
+  ScanCsv(
+      record,
+      [&](const std::string& field, bool) {
+        if (!first) *out += ',';
+        AppendField(out, field, CsvText::kNeutralised);
+        first = false;
+      },
+      [] {});
+}
+
+Result<Frame> ParseCsv(std::string_view text, CsvText written) {
+  Frame frame;
+  std::vector<Cell> row;
+  bool header = true;
+  bool complete = ScanCsv(
+      text,
+      [&](const std::string& field, bool quoted) {
+        if (header) {
+          frame.columns.push_back(field);
+        } else {
+          row.push_back(ParseField(field, quoted, written));
+        }
+      },
+      [&] {
+        if (!header) frame.rows.push_back(std::move(row));
+        row.clear();
+        header = false;
+      });
+  if (!complete) return Error(StatusCode::kBadInput, "csv: unterminated quoted field");
   return frame;
 }
 

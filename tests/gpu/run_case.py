@@ -3,6 +3,8 @@
 """GPU end-to-end cases: run a tests/gpu/progs program under `gsys profile -t cuda,nvtx,osrt`
 and assert exact counts, names, bytes, streams, threads and durations in its report. Exits 77 (ctest SKIP_RETURN_CODE) with a visible reason when there is no GPU."""
 import argparse, glob, os, re, shutil, signal, sqlite3, subprocess, sys, tempfile, time
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+import report_db  # noqa: E402  (tests/lib: absent tables read as empty)
 
 SKIP = 77
 
@@ -76,7 +78,7 @@ class Case:
             self.fail("no report written")
             print(self.stderr[-3000:])
             raise SystemExit(1)
-        self.db = sqlite3.connect(self.report)
+        self.db = report_db.connect(self.report)
         return self
 
     def expect(self, key):

@@ -6,6 +6,10 @@
 rate is within 10% of the request (printed), the values are plausible (memory total > 0, clocks
 > 0, utilization 0..100) and every metric NVML offers is filled. Exits 77 without a GPU."""
 import argparse, os, shutil, sqlite3, subprocess, sys, tempfile
+import sys
+import os
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+import report_db  # noqa: E402  (tests/lib: absent tables read as empty)
 
 FAILURES = []
 
@@ -22,7 +26,7 @@ def hopper_seen(gsys, tmp):
     subprocess.run([gsys, "profile", "-t", "cuda", "-f", "true", "-o", report, "--gpu-metrics-devices=0",
                     "sleep", "0.5"], capture_output=True, timeout=60)
     try:
-        return sqlite3.connect(report).execute(
+        return report_db.connect(report).execute(
             "SELECT count(smActivePercent) FROM GSYS_GPU_METRICS").fetchone()[0] > 0
     except sqlite3.Error:
         return False
@@ -45,7 +49,7 @@ def main():
                                 "--gpu-metrics-devices=all", "--gpu-metrics-frequency=%d" % hz,
                                 "sleep", str(args.seconds)], capture_output=True, text=True, timeout=120)
             check(r.returncode == 0, "%d Hz: gsys profile exit %d %s" % (hz, r.returncode, r.stderr[-500:]))
-            db = sqlite3.connect(report)
+            db = report_db.connect(report)
             per_dev = db.execute("SELECT deviceId, count(*), min(timestamp), max(timestamp) FROM GSYS_GPU_METRICS GROUP BY 1").fetchall()
             check(len(per_dev) == gpus, "%d Hz: %d of %d GPUs sampled" % (hz, len(per_dev), gpus))
             for dev, n, t0, t1 in per_dev:

@@ -14,6 +14,10 @@
 Exits 77 (ctest SKIP_RETURN_CODE) with a reason when there is no GPU, torch or cuDNN.
 """
 import argparse, os, re, shutil, sqlite3, subprocess, sys, tempfile
+import sys
+import os
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+import report_db  # noqa: E402  (tests/lib: absent tables read as empty)
 
 SKIP = 77
 FAILURES = []
@@ -50,7 +54,7 @@ def profile(args, target, tmp):
     if not os.path.exists(report):
         print(r.stderr[-3000:])
         sys.exit(1)
-    return sqlite3.connect(report), report
+    return report_db.connect(report), report
 
 
 def counts(db, table):

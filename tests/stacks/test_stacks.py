@@ -32,6 +32,8 @@ import tempfile
 
 PY_SCRIPT = '''import ctypes
 import threading
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+import report_db  # noqa: E402  (tests/lib: absent tables read as empty)
 held = ctypes.PyDLL(None)
 free = ctypes.CDLL(None)
 
@@ -64,7 +66,7 @@ def profile(args, gsys, out, env_extra=None, expect_rc=0):
 
 
 def query(report, sql):
-    with sqlite3.connect(report) as db:
+    with report_db.connect(report) as db:
         return db.execute(sql).fetchall()
 
 

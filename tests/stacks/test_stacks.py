@@ -30,10 +30,11 @@ import subprocess
 import sys
 import tempfile
 
-PY_SCRIPT = '''import ctypes
-import threading
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
 import report_db  # noqa: E402  (tests/lib: absent tables read as empty)
+
+PY_SCRIPT = '''import ctypes
+import threading
 held = ctypes.PyDLL(None)
 free = ctypes.CDLL(None)
 

@@ -146,8 +146,7 @@ format::SessionMeta MakeMeta(const LiveRunOptions& o, int64_t now) {
   m["command_line"] = Join(o.argv, " ");
   // As profile records them (profile_command.cc): secret values redacted before the disk.
   m["environment"] =
-      Join(RedactEnvironment(o.inherit_environment ? InheritedEnv() : std::vector<std::string>{}),
-           "\n");
+      EnvironmentMetaValue(o.inherit_environment ? InheritedEnv() : std::vector<std::string>{});
   std::error_code cwd_error;
   m["working_dir"] = fs::current_path(cwd_error).string();
   m["host"] = ThisHostName();

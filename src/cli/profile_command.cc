@@ -316,7 +316,7 @@ Status BuildPlan(const ParsedFlags& flags, CaptureOptions o, Plan* plan) {
   m["command_line"] = Join(plan->launch.argv, " ");
   // The target's environment and directory, for the report's META_DATA_CAPTURE and
   // TARGET_INFO_SYSTEM_ENV; secret values never reach the disk (common/secret_env.h).
-  m["environment"] = Join(RedactEnvironment(plan->launch.env), "\n");
+  m["environment"] = EnvironmentMetaValue(plan->launch.env);
   std::error_code cwd_error;
   m["working_dir"] = std::filesystem::current_path(cwd_error).string();
   m["host"] = oc.host;

@@ -29,4 +29,19 @@ std::vector<std::string> RedactEnvironment(const std::vector<std::string>& entri
   return out;
 }
 
+std::string EnvironmentMetaValue(const std::vector<std::string>& entries) {
+  std::string out;
+  for (const std::string& entry : RedactEnvironment(entries)) {
+    if (!out.empty()) out += '\n';
+    for (char c : entry) {
+      if (c == '\n') {
+        out += "\\n";
+      } else {
+        out += c;
+      }
+    }
+  }
+  return out;
+}
+
 }  // namespace gsys

@@ -20,4 +20,8 @@ bool IsSecretVariable(std::string_view name);
 // "NAME=value" entries with secret values replaced by kRedactedValue; entries without '=' kept.
 std::vector<std::string> RedactEnvironment(const std::vector<std::string>& entries);
 
+// The session.meta value of an environment: redacted entries, one per line, a line break inside
+// a value written as the two characters "\n" so that every line is one entry.
+std::string EnvironmentMetaValue(const std::vector<std::string>& entries);
+
 }  // namespace gsys

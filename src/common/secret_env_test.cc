@@ -18,6 +18,8 @@ TEST(SecretEnvTest, SecretNamesLoseTheirValues) {
                                    "PATH=/usr/bin", "AWS_REGION=us-east-1", "EMPTY=", "NOEQ"};
   EXPECT_EQ(RedactEnvironment(env), want);
   EXPECT_TRUE(IsSecretVariable("GITHUB_Token"));
+  EXPECT_EQ(EnvironmentMetaValue({"A=1", "B=two\nlines", "HF_TOKEN=x\ny"}),
+            "A=1\nB=two\\nlines\nHF_TOKEN=<redacted by gsys>");
   EXPECT_FALSE(IsSecretVariable("CUDA_VISIBLE_DEVICES"));
 }
 

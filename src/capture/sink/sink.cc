@@ -258,9 +258,12 @@ void WriteChunk(uint32_t flags) {
   bool transient = g.private_table.load(std::memory_order_acquire) &&
                    CurrentTid() != g.writer_tid.load(std::memory_order_relaxed);
   if (transient) {
-    // Not the writer thread: its descriptor is not in this thread's table.
+    // Not the writer thread: its descriptor is not in this thread's table. The transient
+    // descriptor is in the program's table while the chunk is written: moved to 700 or above
+    // like the stream's own, so it never takes a low number the program is about to get
+    // (identity.seccomp_kill saw it at fd 3 in a grandchild; docs/reliability.md difference 5).
     if (g.disabled.load()) return DiscardChunk();
-    fd = static_cast<int>(OpenVerified(false));
+    fd = static_cast<int>(OpenVerified(true));
     if (fd < 0) return DiscardChunk();
   } else {
     if (g.fd < 0 && !g.disabled.load() && !OpenStream()) return DiscardChunk();

@@ -180,10 +180,9 @@ void LeaveStopMarker(const char* reason, const char* text = nullptr) {
 
 // Opens the stream file by path and checks that the descriptor is that file (a program that
 // dup2()s onto every descriptor may replace the number between our open and the check: then
-// the descriptor is the program's, left alone, and we open again). `high`: move it to >= 700,
-// out of the range programs manage. Returns -1 when it cannot (and, unless the cause is
+// the descriptor is the program's, left alone, and we open again). Returns -1 when it cannot (and, unless the cause is
 // transient, turns capture off).
-long OpenVerified(bool high) {
+long OpenVerified() {
   char path[kMaxPathBytes + 64];
   std::snprintf(path, sizeof(path), "%s/%u-%lld%s", g.config->session_dir, g.pid,
                 static_cast<long long>(g.stream_id), format::kStreamFileSuffix);
@@ -197,12 +196,12 @@ long OpenVerified(bool high) {
       SinkDisable(err == ENOENT ? "session directory is gone" : "cannot create the stream file");
       return -1;
     }
-    if (high) {
-      long moved = syscall(SYS_fcntl, fd, F_DUPFD_CLOEXEC, 700);
-      if (moved >= 0) {
-        syscall(SYS_close, fd);
-        fd = moved;
-      }
+    // At 700 or above, out of the numbers the program is about to get (docs/reliability.md,
+    // identity difference 5); a table that allows fewer keeps the low number.
+    long moved = syscall(SYS_fcntl, fd, F_DUPFD_CLOEXEC, 700);
+    if (moved >= 0) {
+      syscall(SYS_close, fd);
+      fd = moved;
     }
     struct stat st {}, by_name {};
     if (syscall(SYS_fstat, fd, &st) == 0 && S_ISREG(st.st_mode) &&
@@ -217,7 +216,7 @@ long OpenVerified(bool high) {
 }
 
 bool OpenStream() {
-  long fd = OpenVerified(true);
+  long fd = OpenVerified();
   if (fd < 0) return false;
   g.fd = static_cast<int>(fd);
   return true;
@@ -263,7 +262,7 @@ void WriteChunk(uint32_t flags) {
     // like the stream's own, so it never takes a low number the program is about to get
     // (identity.seccomp_kill saw it at fd 3 in a grandchild; docs/reliability.md difference 5).
     if (g.disabled.load()) return DiscardChunk();
-    fd = static_cast<int>(OpenVerified(true));
+    fd = static_cast<int>(OpenVerified());
     if (fd < 0) return DiscardChunk();
   } else {
     if (g.fd < 0 && !g.disabled.load() && !OpenStream()) return DiscardChunk();

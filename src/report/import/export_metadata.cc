@@ -71,11 +71,10 @@ Status InsertRows(Database& db, const std::string& table, const Rows& rows) {
   return OkStatus();
 }
 
-Rows ExportRows(const format::SessionMeta& meta, const std::string& output_path) {
+Rows ExportRows(const format::SessionMeta& meta, const std::string& output_path,
+               const struct utsname& u) {
   std::error_code ec;
   std::string absolute = std::filesystem::absolute(output_path, ec).string();
-  struct utsname u {};
-  uname(&u);
   std::string arch = std::string(u.machine) == "x86_64" ? "x64" : u.machine;
   return {{"EXPORT_PRODUCT_NAME", "gsys"},
           {"EXPORT_PRODUCT_VERSION", Get(meta, "tool_version")},
@@ -91,7 +90,7 @@ Rows ExportRows(const format::SessionMeta& meta, const std::string& output_path)
           {"EXPORT_PARAM_OUTPUT_PATH_ABS", absolute}};
 }
 
-Rows CaptureRows(const format::SessionMeta& meta) {
+Rows CaptureRows(const format::SessionMeta& meta, const std::vector<std::string>& environment) {
   Rows rows = {{"DEVICE_ID", "Local (CLI)"}};
   // nsys's event type names for the -t domains gsys records.
   const std::pair<const char*, const char*> kTypes[] = {
@@ -111,7 +110,7 @@ Rows CaptureRows(const format::SessionMeta& meta) {
   if (!Get(meta, "working_dir").empty()) {
     rows.emplace_back("PROCESS_0:WORKING_DIR", Get(meta, "working_dir"));
   }
-  for (const std::string& e : Environment(meta)) {
+  for (const std::string& e : environment) {
     size_t eq = e.find('=');
     if (eq == std::string::npos) continue;
     rows.emplace_back("PROCESS_0:ENVIRONMENT_VARIABLE",
@@ -120,15 +119,14 @@ Rows CaptureRows(const format::SessionMeta& meta) {
   return rows;
 }
 
-Status InsertSystemEnv(Database& db, const format::SessionMeta& meta) {
-  struct utsname u {};
-  uname(&u);
+Status InsertSystemEnv(Database& db, const format::SessionMeta& meta,
+                       const std::vector<std::string>& environment, const struct utsname& u) {
   // nsys's property names and enum values (TARGET_INFO_SYSTEM_ENV of nsys 2025.3.1).
   const std::vector<std::tuple<std::string, int, std::string>> rows = {
       {"CpuCores", 1, std::to_string(sysconf(_SC_NPROCESSORS_ONLN))},
       {"CpuArchitecture", 3, u.machine},
       {"OsDescription", 605, OsDescription()},
-      {"DeviceEnvironment", 610, Join(Environment(meta), ";")},
+      {"DeviceEnvironment", 610, Join(environment, ";")},
       {"SoftwareReleaseVersion", 618, u.release},
       {"Hostname", 619, Get(meta, "host")},
   };
@@ -150,9 +148,12 @@ Status InsertSystemEnv(Database& db, const format::SessionMeta& meta) {
 
 Status WriteExportMetadata(Database& db, const format::SessionMeta& meta,
                            const std::string& output_path) {
-  GSYS_RETURN_IF_ERROR(InsertRows(db, "META_DATA_EXPORT", ExportRows(meta, output_path)));
-  GSYS_RETURN_IF_ERROR(InsertRows(db, "META_DATA_CAPTURE", CaptureRows(meta)));
-  return InsertSystemEnv(db, meta);
+  struct utsname u {};
+  uname(&u);
+  const std::vector<std::string> environment = Environment(meta);
+  GSYS_RETURN_IF_ERROR(InsertRows(db, "META_DATA_EXPORT", ExportRows(meta, output_path, u)));
+  GSYS_RETURN_IF_ERROR(InsertRows(db, "META_DATA_CAPTURE", CaptureRows(meta, environment)));
+  return InsertSystemEnv(db, meta, environment, u);
 }
 
 }  // namespace gsys::report

@@ -38,6 +38,7 @@ namespace fs = std::filesystem;
 Status Upload(const std::string& path, const std::string& dest) {
   upload::UploadOptions options;
   options.log = [](const std::string& line) { std::fprintf(stderr, "gsys: %s\n", line.c_str()); };
+  options.follow_links = false;  // the window report this run wrote; a link there was planted
   return upload::UploadFile(path, dest, options);
 }
 

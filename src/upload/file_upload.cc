@@ -46,11 +46,12 @@ bool CopyFd(int in, int out) {
 }  // namespace
 
 Status CopyFileAtomically(const std::string& local_path, const std::string& dir,
-                          const std::string& name) {
+                          const std::string& name, const std::string& display_path) {
+  const std::string& shown = display_path.empty() ? local_path : display_path;
   int in = ::open(local_path.c_str(), O_RDONLY | O_CLOEXEC);
   if (in < 0) {
     return Error(errno == ENOENT ? StatusCode::kNotFound : StatusCode::kIoError,
-                 "upload: cannot read '" + local_path + "': " + std::strerror(errno));
+                 "upload: cannot read '" + shown + "': " + std::strerror(errno));
   }
   std::error_code ec;
   fs::create_directories(dir, ec);
@@ -84,7 +85,7 @@ Status CopyFileAtomically(const std::string& local_path, const std::string& dir,
   }
   if (!copied) {
     ::unlink(tmp.c_str());
-    return IoError("cannot copy '" + local_path + "' to '" + dir + "'", err);
+    return IoError("cannot copy '" + shown + "' to '" + dir + "'", err);
   }
   std::string final_path = dir + name;
   if (::rename(tmp.c_str(), final_path.c_str()) != 0) {

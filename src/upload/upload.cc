@@ -1,16 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "upload/upload.h"
 
-#include <sys/stat.h>
-
-#include <cerrno>
-#include <cstring>
-
 #include "common/one_line.h"
 #include "common/output_path.h"
 #include "upload/destination.h"
 #include "upload/environment.h"
 #include "upload/file_upload.h"
+#include "upload/pinned_file.h"
 #include "upload/s3_upload.h"
 #include "upload/upload_options_env.h"
 
@@ -19,15 +15,7 @@ namespace gsys::upload {
 Status UploadFile(const std::string& local_path, const std::string& dest,
                   const UploadOptions& options) {
   GSYS_ASSIGN_OR_RETURN(Destination d, ParseDestination(dest));
-  struct stat st {};
-  if (::stat(local_path.c_str(), &st) != 0) {
-    int err = errno;
-    return Error(err == ENOENT ? StatusCode::kNotFound : StatusCode::kIoError,
-                 "upload: cannot read '" + local_path + "': " + std::strerror(err));
-  }
-  if (!S_ISREG(st.st_mode)) {
-    return Error(StatusCode::kInvalidArgument, "upload: '" + local_path + "' is not a regular file");
-  }
+  GSYS_ASSIGN_OR_RETURN(PinnedFile file, PinFile(local_path, options.follow_links));
   std::string name = BaseName(local_path);
   Environment env = ProcessEnvironment();
   GSYS_ASSIGN_OR_RETURN(UploadOptions opts, ApplyEnvironmentOverrides(options, env));
@@ -40,11 +28,11 @@ Status UploadFile(const std::string& local_path, const std::string& dest,
     // The copy must land in the destination directory, whatever the file is called.
     OutputPathRules rules{"upload: bad destination name '" + OneLine(name, 200) + "'", d.prefix};
     GSYS_RETURN_IF_ERROR(ResolveOutputPath(name, rules).status());
-    return CopyFileAtomically(local_path, d.prefix, name);
+    return CopyFileAtomically(file.read_path(), d.prefix, name, local_path);
   }
   S3UploadRequest req;
-  req.local_path = local_path;
-  req.size = static_cast<uint64_t>(st.st_size);
+  req.local_path = file.read_path();
+  req.size = file.size();
   req.bucket = d.bucket;
   req.key = d.prefix + name;
   req.display_dest = "s3://" + d.bucket + "/" + req.key;

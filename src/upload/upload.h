@@ -23,6 +23,10 @@ struct UploadOptions {
   // Called with one line per notable event (a retry and why, an aborted multipart upload).
   // Never receives secrets. Unset: silent.
   std::function<void(const std::string&)> log;
+  // False for a file the caller wrote itself (a window report): a symbolic link found at its
+  // path is refused, never followed. Either way the file is opened once and read through that
+  // descriptor (upload/pinned_file.h).
+  bool follow_links = true;
 };
 
 // Uploads `local_path` to `dest`: "s3://bucket/prefix/" or "file:///abs/dir/"; the object

@@ -179,13 +179,18 @@ class NsysProfileFlagsTest(CliTestCase):
         script = os.path.join(self.tmp, "t.sh")
         with open(script, "w") as f:
             # Before the window: 10 ranges that must not be recorded; then gsys start, 7 more.
-            f.write('"$1" nested 10\n"$2" start --session later >/dev/null 2>&1 || exit 9\n'
+            # gsys start runs inside the injected tree: without LD_PRELOAD, since an ASan build
+            # of gsys refuses to start behind the preloaded libgsys-inject.so (the sanitizer tier).
+            f.write('"$1" nested 10\n'
+                    'env -u LD_PRELOAD "$2" start --session later >"$3" 2>&1 || exit 9\n'
                     '"$1" nested 7\n')
         env = {"GSYS_SESSIONS_DIR": sessions}
         out = os.path.join(self.tmp, "later")
+        start_log = os.path.join(self.tmp, "start.log")
         p = run("profile", "-Y", "--session-new=later", "-t", "nvtx", "-o", out, "--", "sh",
-                script, prog, Paths.gsys, env=env)
-        self.assertEqual(p.returncode, 0, p.stderr)
+                script, prog, Paths.gsys, start_log, env=env)
+        with open(start_log) as f:
+            self.assertEqual(p.returncode, 0, p.stderr + "gsys start said: " + f.read())
         import glob, sqlite3
         reports = glob.glob(out + "*.gsys-rep")
         self.assertEqual(len(reports), 1, p.stderr)

@@ -14,7 +14,9 @@ std::vector<FlagSpec> TableVerbFlags(const FlagSpec& selector, const FlagSpec& h
       selector,
       {"format", 'f', FlagValue::kRequired, "NAME[:ARG...][,...]",
        "Output format per " + item + ": column, table, csv, tsv, json, hdoc, htable.\n"
-       "Default: column on the console, csv for files and commands."},
+       "Default: column on the console, csv for files and commands. csv/tsv/json on the\n"
+       "console: stdout holds only the data (one JSON document), the console lines\n"
+       "go to stderr."},
       {"output", 'o', FlagValue::kRequired, "OUT[,...]",
        "'-' console (default), '@CMD' pipe to a command, '.' or BASENAME:\n"
        "write BASENAME_" + upper + ".EXT."},

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "analysis/stats/format/formatter.h"
+#include "analysis/stats/format/json_formatter.h"
 #include "cli/data_warnings.h"
 #include "cli/output.h"
 #include "cli/stats_plan.h"
@@ -123,8 +124,63 @@ std::string Paragraph(const std::string& text) {
   return text.empty() ? "" : text + (text.back() == '\n' ? "\n" : "\n\n");
 }
 
+// What a json job for the console produced, printed once every job ran.
+struct ConsoleData {
+  std::string key;  // the job: "name" or "name:arg:arg"
+  std::string text;
+};
+
+// The data of csv/tsv/json jobs for the console: tables printed so far, JSON kept per input.
+struct ConsoleSink {
+  bool printed_table = false;
+  std::vector<std::pair<std::string, std::vector<ConsoleData>>> json;  // by input
+};
+
+bool IsDataFormat(const PlannedJob& p) {
+  std::string ext = p.formatter->Extension();
+  return p.destination.kind == DestinationKind::kConsole &&
+         (ext == ".csv" || ext == ".tsv" || ext == ".json");
+}
+
+// The lines of `value` after its first, indented by `indent` (a member of an object).
+std::string Indented(std::string value, const std::string& indent) {
+  while (!value.empty() && value.back() == '\n') value.pop_back();
+  std::string out;
+  size_t at = 0;
+  for (size_t nl; (nl = value.find('\n', at)) != std::string::npos; at = nl + 1) {
+    out += value.substr(at, nl + 1 - at) + indent;
+  }
+  return out + value.substr(at);
+}
+
+std::string JsonObject(const std::vector<std::pair<std::string, std::string>>& members) {
+  std::string out = "{";
+  for (size_t i = 0; i < members.size(); ++i) {
+    out += std::string(i ? "," : "") + "\n  " + analysis::JsonString(members[i].first) + ": " +
+           Indented(members[i].second, "  ");
+  }
+  return out + (members.empty() ? "}" : "\n}");
+}
+
+// JSON documents for the console become one document: an object keyed by job when each input
+// has several JSON jobs, and by input when there are several inputs (skipped ones are absent).
+std::string JoinConsoleJson(const std::vector<std::pair<std::string, std::vector<ConsoleData>>>& inputs,
+                            size_t json_jobs_per_input) {
+  bool by_job = json_jobs_per_input > 1, by_input = inputs.size() > 1;
+  std::vector<std::pair<std::string, std::string>> per_input;
+  for (const auto& in : inputs) {
+    std::vector<std::pair<std::string, std::string>> jobs;
+    for (const auto& d : in.second) jobs.emplace_back(d.key, d.text);
+    if (jobs.empty()) continue;
+    per_input.emplace_back(in.first, by_job ? JsonObject(jobs) : jobs[0].second);
+  }
+  if (per_input.empty()) return "";
+  if (!by_input) return per_input[0].second + (by_job ? "\n" : "");
+  return JsonObject(per_input) + "\n";
+}
+
 Status Emit(const std::string& shown_input, const PlannedJob& p, const TableRunOptions& options,
-            Result<TableOutcome> result) {
+            Result<TableOutcome> result, ConsoleSink* data) {
   std::string processing =
       "Processing [" + OneLine(shown_input) + "] with [" + p.job.name + "]" + ArgsSuffix(p.job);
   if (p.destination.kind == DestinationKind::kFile) {
@@ -139,14 +195,32 @@ Status Emit(const std::string& shown_input, const PlannedJob& p, const TableRunO
     // a zero-byte file and says "PROCESSED (EMPTY RESULTS)" before the SKIPPED line.
     if (p.destination.kind == DestinationKind::kFile) GSYS_RETURN_IF_ERROR(Deliver(p, "", options));
     if (!options.quiet) {
-      PrintOut(processing + "... " + (console ? "\n" : "PROCESSED (EMPTY RESULTS)\n\n"));
-      PrintOut("SKIPPED: " + outcome.skip_reason + "\n\n");
+      auto print = console && data != nullptr ? PrintErr : PrintOut;
+      print(processing + "... " + (console ? "\n" : "PROCESSED (EMPTY RESULTS)\n\n"));
+      print("SKIPPED: " + outcome.skip_reason + "\n\n");
     }
     return OkStatus();
   }
   bool empty = outcome.table.rows.empty();
   std::string text = p.formatter->Format(outcome.table);
   if (!text.empty() && text.back() != '\n') text += '\n';
+  if (console && data != nullptr) {
+    // csv/tsv/json to the console: the data alone on stdout (a script's `> x.json` parses),
+    // nsys's console lines on stderr (a documented difference).
+    if (!options.quiet) {
+      PrintErr(processing + "... \n\n ** " + outcome.title + " (" + p.job.name + "):\n\n" +
+               Paragraph(outcome.advice) + (empty ? Paragraph(outcome.no_result) : "") +
+               Paragraph(outcome.note));
+    }
+    if (p.formatter->Extension() == ".json") {  // joined with the others at the end
+      data->json.back().second.push_back(
+          {p.job.name + (p.job.args.empty() ? "" : ":" + Join(p.job.args, ":")), std::move(text)});
+    } else {  // csv/tsv tables follow each other, one empty line apart
+      PrintOut((data->printed_table ? "\n" : "") + text);
+      data->printed_table = true;
+    }
+    return OkStatus();
+  }
   if (console) {
     if (!options.quiet) PrintOut(processing + "... \n\n");
     std::string body = " ** " + outcome.title + " (" + p.job.name + "):\n\n";
@@ -226,13 +300,22 @@ Result<int> RunTableJobs(const TableRunOptions& options, const std::vector<Table
     GSYS_ASSIGN_OR_RETURN(auto plan, Plan(options, jobs, path));
     prepared.push_back({path, std::move(reader), std::move(plan)});
   }
+  ConsoleSink data;
   for (auto& input : prepared) {
     std::vector<Result<TableOutcome>> outcomes =
         ComputeOutcomes(input.reader, input.shown, input.plan, options, run_job);
+    data.json.emplace_back(input.shown, std::vector<ConsoleData>{});
     for (size_t i = 0; i < input.plan.size(); ++i) {
-      GSYS_RETURN_IF_ERROR(Emit(input.shown, input.plan[i], options, std::move(outcomes[i])));
+      ConsoleSink* collect = IsDataFormat(input.plan[i]) ? &data : nullptr;
+      GSYS_RETURN_IF_ERROR(Emit(input.shown, input.plan[i], options, std::move(outcomes[i]), collect));
     }
   }
+  size_t json_jobs = 0;
+  if (!prepared.empty()) {
+    for (const auto& p : prepared[0].plan) json_jobs += IsDataFormat(p) && p.formatter->Extension() == ".json";
+  }
+  std::string joined = JoinConsoleJson(data.json, json_jobs);
+  if (!joined.empty()) PrintOut(joined);
   return 0;
 }
 

@@ -177,6 +177,45 @@ class StatsCliTest(CliTestCase):
         self.assertIn(" ** CUDA GPU Kernel Summary (cuda_gpu_kern_sum):\n\n", out)
         self.assertIn("SKIPPED: %s does not contain OS Runtime trace data." % self.fixture, out)
 
+    def test_data_formats_to_the_console_keep_stdout_parseable(self):
+        # csv/tsv/json to the console: the data alone on stdout, nsys's console lines on stderr
+        # (docs/differences-from-nsys.md).
+        import csv
+        import io
+        import json
+        one = gsys("stats", "-r", "cuda_gpu_kern_sum", "-f", "json", self.fixture)
+        self.assertEqual(one.returncode, 0, one.stderr)
+        rows = json.loads(one.stdout)
+        self.assertIsInstance(rows, list)
+        self.assertIn("Name", rows[0])
+        self.assertIn(" ** CUDA GPU Kernel Summary (cuda_gpu_kern_sum):", one.stderr)
+        self.assertIn("Processing [%s] with [cuda_gpu_kern_sum]" % self.fixture, one.stderr)
+        # Several reports: one object keyed by report; a skipped one is absent and says so.
+        several = gsys("stats", "-r", "cuda_gpu_kern_sum,cuda_api_sum,osrt_sum", "-f", "json",
+                       self.fixture)
+        self.assertEqual(several.returncode, 0, several.stderr)
+        doc = json.loads(several.stdout)
+        self.assertEqual(sorted(doc), ["cuda_api_sum", "cuda_gpu_kern_sum"])
+        self.assertEqual(doc["cuda_gpu_kern_sum"], rows)
+        self.assertIn("SKIPPED: %s does not contain OS Runtime trace data." % self.fixture,
+                      several.stderr)
+        # Several inputs: keyed by input, then by report.
+        copy = os.path.join(self.tmp, "copy.sqlite")
+        shutil.copy(self.fixture, copy)
+        two = gsys("stats", "-r", "cuda_gpu_kern_sum,cuda_api_sum", "-f", "json", self.fixture, copy)
+        self.assertEqual(two.returncode, 0, two.stderr)
+        self.assertEqual(json.loads(two.stdout), {self.fixture: doc, copy: doc})
+        # csv: tables one empty line apart, each parses; nothing else on stdout.
+        tables = gsys("stats", "-r", "cuda_gpu_kern_sum,cuda_api_sum", "-f", "csv", self.fixture)
+        self.assertEqual(tables.returncode, 0, tables.stderr)
+        self.assertNotIn("Processing", tables.stdout)
+        first, second = tables.stdout.split("\n\n")
+        self.assertEqual(list(csv.reader(io.StringIO(first)))[0][-1], "Name")
+        self.assertEqual(list(csv.reader(io.StringIO(second)))[0][0], "Time (%)")
+        quiet = gsys("stats", "-q", "-r", "cuda_gpu_kern_sum", "-f", "json", self.fixture)
+        self.assertEqual(quiet.stdout, one.stdout)
+        self.assertEqual(quiet.stderr, "")
+
     def test_quiet_prints_only_tables(self):
         proc = gsys("stats", "-q", "-r", "cuda_gpu_kern_sum", "-f", "csv", self.fixture)
         self.assertEqual(proc.returncode, 0, proc.stderr)

@@ -4,11 +4,14 @@
 
   golden.py --gsys BIN --fixtures DIR --expected DIR [--update] [--fixture NAME]
 
-Each case is the stdout of `gsys stats -r REPORT -f FORMAT -o - FIXTURE` (console lines
-included), compared with expected/<fixture>/<report>.<format>. Outputs larger than LARGE_BYTES are
+Each case is the console output of `gsys stats -r REPORT -f FORMAT -o - FIXTURE`, compared with
+expected/<fixture>/<report>.<format>: stdout and stderr together from the first "Processing ["
+line on (csv and tsv put nsys's console lines on stderr and the table on stdout), and for json
+stdout alone (one JSON document). Outputs larger than LARGE_BYTES are
 stored as a .sha256 file (hash, line count and the first lines) to keep the repository small.
 
-All cases of a fixture run in one gsys process (`-r R1,R1,.. -f column,table,.. -o -,-,..`, one
+All cases of a fixture but the json ones (each runs alone: several JSON reports to the console
+are one document) run in one gsys process (`-r R1,R1,.. -f column,table,.. -o -,-,..`, one
 report per format, as nsys pairs them) and its stdout is cut at each "Processing [" line: a
 process per case cost ~80 ms of start-up each under ASan (280 cases per fixture). A case whose
 piece differs is run again alone, so the failure says whether the report or the multi-report
@@ -36,27 +39,39 @@ def report_names(gsys):
     return sorted(set(names))
 
 
-def run_case(gsys, fixture, report, fmt):
+def console_run(gsys, fixture, args, merged):
     # Run beside the fixture with its bare name so the console lines (which name the input)
     # are the same on every machine.
-    proc = subprocess.run([os.path.abspath(gsys), "stats", "-r", report, "-f", fmt, "-o", "-",
-                           os.path.basename(fixture)],
-                          capture_output=True, cwd=os.path.dirname(os.path.abspath(fixture)))
+    return subprocess.run([os.path.abspath(gsys), "stats"] + args + [os.path.basename(fixture)],
+                          stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT if merged else subprocess.PIPE,
+                          cwd=os.path.dirname(os.path.abspath(fixture)))
+
+
+def from_first_processing(out):
+    """The console output from the first "Processing [" line on (data warnings come before)."""
+    if out.startswith(b"Processing ["):
+        return out
+    at = out.find(b"\nProcessing [")
+    return out[at + 1:] if at >= 0 else out
+
+
+def run_case(gsys, fixture, report, fmt):
+    merged = fmt != "json"
+    proc = console_run(gsys, fixture, ["-r", report, "-f", fmt, "-o", "-"], merged)
     if proc.returncode != 0:
-        return None, proc.stderr.decode(errors="replace")
-    return proc.stdout, None
+        return None, (proc.stdout if merged else proc.stderr).decode(errors="replace")
+    return (from_first_processing(proc.stdout) if merged else proc.stdout), None
 
 
 def run_batch(gsys, fixture, cases):
     """stdout pieces of one `gsys stats` run over every (report, format) case, or None."""
-    proc = subprocess.run([os.path.abspath(gsys), "stats",
-                           "-r", ",".join(report for report, _ in cases),
-                           "-f", ",".join(fmt for _, fmt in cases),
-                           "-o", ",".join("-" for _ in cases), os.path.basename(fixture)],
-                          capture_output=True, cwd=os.path.dirname(os.path.abspath(fixture)))
+    proc = console_run(gsys, fixture, ["-r", ",".join(report for report, _ in cases),
+                                       "-f", ",".join(fmt for _, fmt in cases),
+                                       "-o", ",".join("-" for _ in cases)], True)
     if proc.returncode != 0:
         return None
-    out = proc.stdout
+    out = from_first_processing(proc.stdout)
     starts = [0] if out.startswith(b"Processing [") else []
     pos = out.find(b"\nProcessing [")
     while pos != -1:
@@ -64,7 +79,11 @@ def run_batch(gsys, fixture, cases):
         pos = out.find(b"\nProcessing [", pos + 1)
     if len(starts) != len(cases) or starts[0] != 0:
         return None
-    return [out[begin:end] for begin, end in zip(starts, starts[1:] + [len(out)])]
+    pieces = [out[begin:end] for begin, end in zip(starts, starts[1:] + [len(out)])]
+    # In a multi-report run each csv/tsv table after the first starts with the empty line that
+    # separates it from the one before; run alone it has none.
+    return [p.replace(b"):\n\n\n", b"):\n\n", 1) if fmt in ("csv", "tsv") else p
+            for p, (_, fmt) in zip(pieces, cases)]
 
 
 def digest_record(data):
@@ -108,15 +127,17 @@ def main():
         os.makedirs(exp_dir, exist_ok=True) if args.update else None
         fixture_path = os.path.join(args.fixtures, fixture)
         cases = [(report, fmt) for report in reports for fmt in FORMATS]
-        pieces = run_batch(args.gsys, fixture_path, cases)
+        batched = [case for case in cases if case[1] != "json"]
+        pieces = run_batch(args.gsys, fixture_path, batched)
         if pieces is None:
             print("golden: %s: the multi-report run failed; running each case alone" % fixture)
-        for index, (report, fmt) in enumerate(cases):
+        piece_of = dict(zip(batched, pieces or []))
+        for report, fmt in cases:
             name = "%s.%s" % (report, fmt)
-            if pieces is None:
+            if (report, fmt) not in piece_of:
                 out, err = run_case(args.gsys, fixture_path, report, fmt)
             else:
-                out, err = pieces[index], None
+                out, err = piece_of[(report, fmt)], None
             if out is None:
                 print("FAIL %s/%s: gsys failed: %s" % (fixture, name, err.strip()))
                 failed += 1
@@ -150,7 +171,7 @@ def main():
                 continue
             failed += 1
             alone = ""
-            if pieces is not None:
+            if (report, fmt) in piece_of:
                 single, _ = run_case(args.gsys, fixture_path, report, fmt)
                 alone = (" (the same when run alone)" if single == out else
                          " (run alone it gives another output than in the multi-report run)")

@@ -14,6 +14,8 @@ std::vector<std::unique_ptr<Recipe>> Build() {
   list.push_back(MakeSummaryRecipe("cuda_gpu_kern_sum"));
   list.push_back(MakeSummaryRecipe("cuda_gpu_mem_size_sum"));
   list.push_back(MakeSummaryRecipe("cuda_gpu_mem_time_sum"));
+  list.push_back(MakeSummaryRecipe("mpi_sum"));
+  list.push_back(MakeSummaryRecipe("nccl_gpu_proj_sum"));
   list.push_back(MakeSummaryRecipe("nccl_sum"));
   list.push_back(MakeSummaryRecipe("nvtx_sum"));
   list.push_back(MakeSummaryRecipe("osrt_sum"));
@@ -22,6 +24,8 @@ std::vector<std::unique_ptr<Recipe>> Build() {
   list.push_back(MakeNcclOverlapRecipe());
   list.push_back(MakePaceRecipe("nvtx_pace"));
   list.push_back(MakePaceRecipe("cuda_gpu_kern_pace"));
+  list.push_back(MakePaceRecipe("nvtx_gpu_proj_pace"));
+  list.push_back(MakeKernHistRecipe());
   list.push_back(MakeNvtxProjRecipe("nvtx_gpu_proj_sum"));
   list.push_back(MakeNvtxProjRecipe("nvtx_gpu_proj_trace"));
   list.push_back(MakeDiffRecipe());

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
 """Known-answer tests of the recipes of issue 19 item 7 (cuda_gpu_kern_hist, nvtx_gpu_proj_pace,
-nccl_gpu_proj_sum, mpi_sum) on small synthetic reports whose answers are computed by hand
+nccl_gpu_proj_sum, mpi_sum, mpi_gpu_time_util_map) on small synthetic reports whose answers are computed by hand
 below, and runs over the real nsys NCCL fixture checked against SQL written here."""
 import csv
 import os
@@ -138,6 +138,28 @@ class DlRecipeTest(CliTestCase):
         self.assertEqual(rank0["MPI_Allreduce"]["Std"], "1414213.6")
         files = read(os.path.join(out, "files.csv"))
         self.assertEqual(files[2]["Status"], "skipped: does not contain MPI data")
+
+    def test_mpi_util_map_known_overlap(self):
+        d = os.path.join(self.tmp, "mpimap")
+        os.makedirs(d)
+        r0 = Report(utc=T0).kernel(0, 4 * MS, "k").kernel(2 * MS, 6 * MS, "k", stream=8)
+        r0.mpi(4 * MS, 10 * MS, "MPI_Allreduce").mpi(0, 2 * MS, "MPI_Barrier", pid=200)
+        r0.write(os.path.join(d, "r0.gsys-rep"))
+        Report(utc=T0).kernel(0, MS, "k").write(os.path.join(d, "r1.gsys-rep"))
+        out, stdout = self.run_recipe("mpi_gpu_time_util_map", "--bins", "2", "--input", d)
+        rows = [(r["Rank"], r["Duration"], r["Kernel"], r["MPI"], r["Overlap"], r["PID"])
+                for r in read(os.path.join(out, "analysis.csv"))]
+        # Grid: 0..10 ms in 2 bins of 5 ms. PID 100: kernels merge to [0, 6] ms, MPI [4, 10] ms,
+        # both [4, 6] ms. PID 200: MPI [0, 2] ms only.
+        self.assertEqual(rows, [
+            ("0", "0", "100.0", "20.0", "20.0", "100"),
+            ("0", str(5 * MS), "20.0", "100.0", "20.0", "100"),
+            ("0", "0", "0.0", "40.0", "0.0", "200"),
+            ("0", str(5 * MS), "0.0", "0.0", "0.0", "200")])
+        # Overlap 40 of MPI 160 (bin-% sums).
+        self.assertIn("25.0% of MPI time overlapped by kernels", stdout)
+        files = read(os.path.join(out, "files.csv"))
+        self.assertEqual(files[1]["Status"], "skipped: does not contain MPI data")
 
     def test_nccl_fixture(self):
         fixture = cli_fixture(NCCL_FIXTURE)

@@ -22,6 +22,7 @@ std::vector<std::unique_ptr<Recipe>> Build() {
   list.push_back(MakeUtilMapRecipe("cuda_gpu_time_util_map"));
   list.push_back(MakeUtilMapRecipe("nccl_gpu_time_util_map"));
   list.push_back(MakeNcclOverlapRecipe());
+  list.push_back(MakeMpiUtilMapRecipe());
   list.push_back(MakePaceRecipe("nvtx_pace"));
   list.push_back(MakePaceRecipe("cuda_gpu_kern_pace"));
   list.push_back(MakePaceRecipe("nvtx_gpu_proj_pace"));

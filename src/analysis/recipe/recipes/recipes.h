@@ -18,6 +18,7 @@ std::unique_ptr<Recipe> MakeNvtxProjRecipe(const std::string& name);   // nvtx_p
 std::unique_ptr<Recipe> MakeRuleRecipe(const std::string& name);       // rule_recipe.cc
 std::unique_ptr<Recipe> MakeDiffRecipe();                              // diff.cc
 std::unique_ptr<Recipe> MakeKernHistRecipe();                          // kern_hist.cc
+std::unique_ptr<Recipe> MakeMpiUtilMapRecipe();                        // mpi_util_map.cc
 
 }  // namespace gsys::analysis::recipe
 

@@ -6,6 +6,7 @@ plus exactly the rows a test lists, so every recipe answer can be computed by ha
         .nvtx(start, end, text, pid=, domain=).api(...).memcpy(...).write(path)
         .launch(api_start, api_end, start, end, name): a kernel and its correlated launch call
         .mpi(start, end, name, table=): a row of an MPI event table
+        .gpu_metric(timestamp, device, column=value, ...): a GSYS_GPU_METRICS sample
 """
 import os
 import sqlite3
@@ -20,7 +21,7 @@ class Report:
         self.utc, self.tool = utc, tool
         self.kernels, self.nvtx_rows, self.apis, self.copies = [], [], [], []
         self.domains = {}  # (pid, name) -> id
-        self.launches, self.mpis = [], []
+        self.launches, self.mpis, self.metrics = [], [], []
 
     def kernel(self, start, end, name, pid=100, device=0, stream=7, short=None):
         self.kernels.append((start, end, name, short or name, pid, device, stream))
@@ -40,6 +41,10 @@ class Report:
 
     def mpi(self, start, end, name, pid=100, table="MPI_COLLECTIVES_EVENTS"):
         self.mpis.append((start, end, name, pid, table))
+        return self
+
+    def gpu_metric(self, timestamp, device, **columns):
+        self.metrics.append((timestamp, device, columns))
         return self
 
     def memcpy(self, start, end, nbytes, kind=1, pid=100, device=0, stream=7):
@@ -114,6 +119,11 @@ class Report:
             pids.add(pid)
             db.execute("INSERT INTO %s (start, end, globalTid, textId) VALUES (?, ?, ?, ?)" % table,
                        (s, e, gpid(pid) | pid, sid(name)))
+        for ts, dev, columns in self.metrics:
+            names = ", ".join(["timestamp", "deviceId", *columns])
+            db.execute("INSERT INTO GSYS_GPU_METRICS (%s) VALUES (%s)"
+                       % (names, ", ".join("?" * (2 + len(columns)))),
+                       (ts, dev, *columns.values()))
         for pid in sorted(pids):
             db.execute("INSERT INTO PROCESSES VALUES (?, ?, 'python')", (gpid(pid), pid))
         db.commit()

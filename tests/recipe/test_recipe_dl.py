@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
 """Known-answer tests of the recipes of issue 19 item 7 (cuda_gpu_kern_hist, nvtx_gpu_proj_pace,
-nccl_gpu_proj_sum, mpi_sum, mpi_gpu_time_util_map) on small synthetic reports whose answers are computed by hand
+nccl_gpu_proj_sum, mpi_sum, mpi_gpu_time_util_map, gpu_metric_util_sum, gpu_metric_util_map,
+nvlink_sum) on small synthetic reports whose answers are computed by hand
 below, and runs over the real nsys NCCL fixture checked against SQL written here."""
 import csv
 import os
@@ -161,6 +162,75 @@ class DlRecipeTest(CliTestCase):
         files = read(os.path.join(out, "files.csv"))
         self.assertEqual(files[1]["Status"], "skipped: does not contain MPI data")
 
+    def metrics_report(self, d):
+        r = Report(utc=T0)
+        for ts, sm, tensor in ((0, 10.0, 0.0), (MS, 20.0, 0.0), (2 * MS, 30.5, 50.0),
+                               (3 * MS, 40.9, 50.0)):
+            r.gpu_metric(ts, 0, smActivePercent=sm, tensorActivePercent=tensor)
+        r.gpu_metric(0, 1, smActivePercent=80.0)  # no tensor metric on device 1
+        os.makedirs(d)
+        return r.write(os.path.join(d, "r0.gsys-rep"))
+
+    def test_gpu_metric_util_sum_and_map(self):
+        d = os.path.join(self.tmp, "metrics")
+        self.metrics_report(d)
+        out, _ = self.run_recipe("gpu_metric_util_sum", "--input", d)
+        rows = [(r["Rank"], r["Metric Name"], r["GPU"], r["Count"], r["Mean"], r["Min"], r["Max"],
+                 r["Sum"]) for r in read(os.path.join(out, "rank_stats.csv"))]
+        # Values are truncated to integers first (nsys: astype(int)): 10, 20, 30, 40.
+        self.assertEqual(rows, [("0", "SMs Active", "0", "4", "25.0", "10", "40", "100"),
+                                ("0", "Tensor Active", "0", "4", "25.0", "0", "50", "100"),
+                                ("0", "SMs Active", "1", "1", "80.0", "80", "80", "80")])
+        merged = [(r["Metric Name"], r["Count"], r["Mean"], r["Sum"])
+                  for r in read(os.path.join(out, "all_stats.csv"))]
+        self.assertEqual(merged, [("SMs Active", "5", "36.0", "180"),
+                                  ("Tensor Active", "4", "25.0", "100")])
+        out, _ = self.run_recipe("gpu_metric_util_map", "--bins", "2", "--input", d, out="map")
+        rows = [(r["Duration"], r["SMs Active"], r["SM Issue"], r["Tensor Active"], r["GPU"])
+                for r in read(os.path.join(out, "analysis.csv"))]
+        # Samples 0..3 ms: 2 bins of 1.5 ms; bin 0 holds 0 and 1 ms, bin 1 holds 2 and 3 ms.
+        self.assertEqual(rows, [("0", "15.0", "", "0.0", "0"),
+                                ("1500000", "35.0", "", "50.0", "0"),
+                                ("0", "80.0", "", "", "1")])
+        # gsys's metrics are byte counters, not nsys's NVLink throughput metrics: skipped.
+        out, stdout = self.run_recipe("nvlink_sum", "--input", d, out="nvlink")
+        self.assertIn("does not contain NVLink throughput metrics", stdout)
+
+    def test_nvlink_sum_reads_nsys_metrics(self):
+        d = os.path.join(self.tmp, "nvlink")
+        os.makedirs(d)
+        path = Report(utc=T0).kernel(0, MS, "k").write(os.path.join(d, "r0.gsys-rep"))
+        db = sqlite3.connect(path)
+        db.executescript(
+            "CREATE TABLE TARGET_INFO_GPU_METRICS (typeId INTEGER, sourceId INTEGER, typeName"
+            " TEXT, metricId INTEGER, metricName TEXT);"
+            "CREATE TABLE GPU_METRICS (timestamp INTEGER, typeId INTEGER, metricId INTEGER,"
+            " value INTEGER);"
+            "INSERT INTO TARGET_INFO_GPU_METRICS VALUES"
+            " (65537, 0, 'GH100', 5, 'NVLink TX Requests User Data [Throughput %]'),"
+            " (65537, 0, 'GH100', 6, 'NVLink RX Responses Protocol Data'),"
+            " (65537, 0, 'GH100', 7, 'SMs Active [Throughput %]');"
+            "INSERT INTO GPU_METRICS VALUES (0, 65537, 5, 0), (10, 65537, 5, 10),"
+            " (20, 65537, 5, 30), (20, 65537, 6, 5), (20, 65537, 7, 99);"
+            "INSERT INTO TARGET_INFO_GPU (vmId, id, name, busLocation) VALUES"
+            " (0, 1, 'H200', '0000:01:00.0');")
+        db.commit()
+        db.close()
+        out, _ = self.run_recipe("nvlink_sum", "--input", d)
+        # Samples of 0 are dropped (nsys: value > 0); GPU = typeId & 0xFF = 1.
+        rows = [(r["Rank"], r["Metric Name"], r["Count"], r["Mean"], r["Sum"])
+                for r in read(os.path.join(out, "all_stats.csv"))]
+        self.assertEqual(rows, [("0", "NVLink TX Requests User Data", "2", "20.0", "40"),
+                                ("0", "NVLink RX Responses Protocol Data", "1", "5.0", "5")])
+        by_gpu = [(r["Metric Name"], r["GPU"]) for r in read(os.path.join(out,
+                                                                          "stats_by_gpu.csv"))]
+        self.assertEqual(by_gpu, [("NVLink TX Requests User Data", "0000:01:00.0 - H200"),
+                                  ("NVLink RX Responses Protocol Data", "0000:01:00.0 - H200")])
+        out, _ = self.run_recipe("gpu_metric_util_sum", "--input", d, out="util")
+        self.assertEqual([(r["Metric Name"], r["GPU"], r["Sum"])
+                          for r in read(os.path.join(out, "rank_stats.csv"))],
+                         [("SMs Active", "1", "99")])
+
     def test_nccl_fixture(self):
         fixture = cli_fixture(NCCL_FIXTURE)
         db = sqlite3.connect(fixture)
@@ -203,6 +273,10 @@ class DlRecipeTest(CliTestCase):
         out, stdout = self.run_recipe("mpi_sum", "--input", fixture, out="mpi")
         self.assertIn("does not contain MPI data", stdout)
         self.assertEqual(read(os.path.join(out, "all_stats.csv")), [])
+        # No GPU metrics were collected: every metrics recipe skips the rank.
+        for recipe in ("gpu_metric_util_map", "gpu_metric_util_sum", "nvlink_sum"):
+            out, stdout = self.run_recipe(recipe, "--input", fixture, out=recipe)
+            self.assertIn("does not contain GPU metrics data", stdout)
 
 
 if __name__ == "__main__":

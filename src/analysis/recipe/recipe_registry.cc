@@ -23,6 +23,9 @@ std::vector<std::unique_ptr<Recipe>> Build() {
   list.push_back(MakeUtilMapRecipe("nccl_gpu_time_util_map"));
   list.push_back(MakeNcclOverlapRecipe());
   list.push_back(MakeMpiUtilMapRecipe());
+  list.push_back(MakeGpuMetricsRecipe("gpu_metric_util_map"));
+  list.push_back(MakeGpuMetricsRecipe("gpu_metric_util_sum"));
+  list.push_back(MakeGpuMetricsRecipe("nvlink_sum"));
   list.push_back(MakePaceRecipe("nvtx_pace"));
   list.push_back(MakePaceRecipe("cuda_gpu_kern_pace"));
   list.push_back(MakePaceRecipe("nvtx_gpu_proj_pace"));

@@ -19,6 +19,7 @@ std::unique_ptr<Recipe> MakeRuleRecipe(const std::string& name);       // rule_r
 std::unique_ptr<Recipe> MakeDiffRecipe();                              // diff.cc
 std::unique_ptr<Recipe> MakeKernHistRecipe();                          // kern_hist.cc
 std::unique_ptr<Recipe> MakeMpiUtilMapRecipe();                        // mpi_util_map.cc
+std::unique_ptr<Recipe> MakeGpuMetricsRecipe(const std::string& name); // gpu_metrics.cc
 
 }  // namespace gsys::analysis::recipe
 

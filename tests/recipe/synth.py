@@ -14,6 +14,12 @@ import sqlite3
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCHEMA = os.path.join(ROOT, "src", "report", "schema.sql")
 MS = 1000000
+KERNEL_INSERT = (
+    "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL (start, end, deviceId, contextId, streamId,"
+    " correlationId, globalPid, demangledName, shortName, registersPerThread, gridX, gridY, gridZ,"
+    " blockX, blockY, blockZ, staticSharedMemory, dynamicSharedMemory, localMemoryPerThread,"
+    " localMemoryTotal, gridId) VALUES"
+    " (?, ?, ?, 1, ?, ?, ?, ?, ?, 32, 1, 1, 1, 128, 1, 1, 0, 0, 0, 0, ?)")
 
 
 class Report:
@@ -72,13 +78,8 @@ class Report:
         pids = set()
         for i, (s, e, name, short, pid, dev, stream) in enumerate(self.kernels):
             pids.add(pid)
-            db.execute(
-                "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL (start, end, deviceId, contextId, streamId,"
-                " correlationId, globalPid, demangledName, shortName, registersPerThread, gridX,"
-                " gridY, gridZ, blockX, blockY, blockZ, staticSharedMemory, dynamicSharedMemory,"
-                " localMemoryPerThread, localMemoryTotal, gridId) VALUES"
-                " (?, ?, ?, 1, ?, ?, ?, ?, ?, 32, 1, 1, 1, 128, 1, 1, 0, 0, 0, 0, ?)",
-                (s, e, dev, stream, 100000 + i, gpid(pid), sid(name), sid(short), i))
+            db.execute(KERNEL_INSERT,
+                       (s, e, dev, stream, 100000 + i, gpid(pid), sid(name), sid(short), i))
         for s, e, text, pid, domain in self.nvtx_rows:
             pids.add(pid)
             dom = 0
@@ -108,13 +109,8 @@ class Report:
             db.execute("INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME (start, end, eventClass, globalTid,"
                        " correlationId, nameId, returnValue) VALUES (?, ?, 1, ?, ?, ?, 0)",
                        (a0, a1, gpid(pid) | pid, corr, launch_api))
-            db.execute(
-                "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL (start, end, deviceId, contextId, streamId,"
-                " correlationId, globalPid, demangledName, shortName, registersPerThread, gridX,"
-                " gridY, gridZ, blockX, blockY, blockZ, staticSharedMemory, dynamicSharedMemory,"
-                " localMemoryPerThread, localMemoryTotal, gridId) VALUES"
-                " (?, ?, ?, 1, ?, ?, ?, ?, ?, 32, 1, 1, 1, 128, 1, 1, 0, 0, 0, 0, ?)",
-                (s, e, dev, stream, corr, gpid(pid), sid(name), sid(name), 1000 + i))
+            db.execute(KERNEL_INSERT,
+                       (s, e, dev, stream, corr, gpid(pid), sid(name), sid(name), 1000 + i))
         for s, e, name, pid, table in self.mpis:
             pids.add(pid)
             db.execute("INSERT INTO %s (start, end, globalTid, textId) VALUES (?, ?, ?, ?)" % table,

@@ -4,6 +4,9 @@ plus exactly the rows a test lists, so every recipe answer can be computed by ha
 
     Report(utc=..., tool="0.1.0").kernel(start, end, name, pid=, device=, stream=)
         .nvtx(start, end, text, pid=, domain=).api(...).memcpy(...).write(path)
+        .launch(api_start, api_end, start, end, name): a kernel and its correlated launch call
+        .mpi(start, end, name, table=): a row of an MPI event table
+        .gpu_metric(timestamp, device, column=value, ...): a GSYS_GPU_METRICS sample
 """
 import os
 import sqlite3
@@ -11,6 +14,12 @@ import sqlite3
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCHEMA = os.path.join(ROOT, "src", "report", "schema.sql")
 MS = 1000000
+KERNEL_INSERT = (
+    "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL (start, end, deviceId, contextId, streamId,"
+    " correlationId, globalPid, demangledName, shortName, registersPerThread, gridX, gridY, gridZ,"
+    " blockX, blockY, blockZ, staticSharedMemory, dynamicSharedMemory, localMemoryPerThread,"
+    " localMemoryTotal, gridId) VALUES"
+    " (?, ?, ?, 1, ?, ?, ?, ?, ?, 32, 1, 1, 1, 128, 1, 1, 0, 0, 0, 0, ?)")
 
 
 class Report:
@@ -18,6 +27,7 @@ class Report:
         self.utc, self.tool = utc, tool
         self.kernels, self.nvtx_rows, self.apis, self.copies = [], [], [], []
         self.domains = {}  # (pid, name) -> id
+        self.launches, self.mpis, self.metrics = [], [], []
 
     def kernel(self, start, end, name, pid=100, device=0, stream=7, short=None):
         self.kernels.append((start, end, name, short or name, pid, device, stream))
@@ -29,6 +39,18 @@ class Report:
 
     def api(self, start, end, name, pid=100, tid=None):
         self.apis.append((start, end, name, pid, tid or pid))
+        return self
+
+    def launch(self, api_start, api_end, start, end, name, pid=100, device=0, stream=7):
+        self.launches.append((api_start, api_end, start, end, name, pid, device, stream))
+        return self
+
+    def mpi(self, start, end, name, pid=100, table="MPI_COLLECTIVES_EVENTS"):
+        self.mpis.append((start, end, name, pid, table))
+        return self
+
+    def gpu_metric(self, timestamp, device, **columns):
+        self.metrics.append((timestamp, device, columns))
         return self
 
     def memcpy(self, start, end, nbytes, kind=1, pid=100, device=0, stream=7):
@@ -56,13 +78,8 @@ class Report:
         pids = set()
         for i, (s, e, name, short, pid, dev, stream) in enumerate(self.kernels):
             pids.add(pid)
-            db.execute(
-                "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL (start, end, deviceId, contextId, streamId,"
-                " correlationId, globalPid, demangledName, shortName, registersPerThread, gridX,"
-                " gridY, gridZ, blockX, blockY, blockZ, staticSharedMemory, dynamicSharedMemory,"
-                " localMemoryPerThread, localMemoryTotal, gridId) VALUES"
-                " (?, ?, ?, 1, ?, ?, ?, ?, ?, 32, 1, 1, 1, 128, 1, 1, 0, 0, 0, 0, ?)",
-                (s, e, dev, stream, 100000 + i, gpid(pid), sid(name), sid(short), i))
+            db.execute(KERNEL_INSERT,
+                       (s, e, dev, stream, 100000 + i, gpid(pid), sid(name), sid(short), i))
         for s, e, text, pid, domain in self.nvtx_rows:
             pids.add(pid)
             dom = 0
@@ -85,6 +102,24 @@ class Report:
                        " streamId, correlationId, globalPid, bytes, copyKind, srcKind, dstKind)"
                        " VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, 1, 2)",
                        (s, e, dev, stream, 300000 + i, gpid(pid), nbytes, kind))
+        launch_api = sid("cudaLaunchKernel_v7000")
+        for i, (a0, a1, s, e, name, pid, dev, stream) in enumerate(self.launches):
+            pids.add(pid)
+            corr = 400000 + i
+            db.execute("INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME (start, end, eventClass, globalTid,"
+                       " correlationId, nameId, returnValue) VALUES (?, ?, 1, ?, ?, ?, 0)",
+                       (a0, a1, gpid(pid) | pid, corr, launch_api))
+            db.execute(KERNEL_INSERT,
+                       (s, e, dev, stream, corr, gpid(pid), sid(name), sid(name), 1000 + i))
+        for s, e, name, pid, table in self.mpis:
+            pids.add(pid)
+            db.execute("INSERT INTO %s (start, end, globalTid, textId) VALUES (?, ?, ?, ?)" % table,
+                       (s, e, gpid(pid) | pid, sid(name)))
+        for ts, dev, columns in self.metrics:
+            names = ", ".join(["timestamp", "deviceId", *columns])
+            db.execute("INSERT INTO GSYS_GPU_METRICS (%s) VALUES (%s)"
+                       % (names, ", ".join("?" * (2 + len(columns)))),
+                       (ts, dev, *columns.values()))
         for pid in sorted(pids):
             db.execute("INSERT INTO PROCESSES VALUES (?, ?, 'python')", (gpid(pid), pid))
         db.commit()

@@ -75,11 +75,17 @@ Status Scan(const Recipe& recipe, const RecipeOptions& options, RankInfo* info) 
     info->skip_reason = reason;
     return OkStatus();
   }
-  for (const std::string& table : recipe.ExtentTables()) {
+  for (const std::string& entry : recipe.ExtentTables()) {
+    // "TABLE" (start/end columns) or "TABLE.column" (samples: one timestamp column).
+    size_t dot = entry.find('.');
+    std::string table = entry.substr(0, dot);
+    std::string lo = dot == std::string::npos ? "start" : entry.substr(dot + 1);
+    std::string hi = dot == std::string::npos ? "end" : lo;
     GSYS_ASSIGN_OR_RETURN(bool rows, reader.HasRows(table));
     if (!rows) continue;
-    GSYS_ASSIGN_OR_RETURN(auto first, reader.db().QueryInt("SELECT min(start) FROM " + table));
-    GSYS_ASSIGN_OR_RETURN(auto last, reader.db().QueryInt("SELECT max(end) FROM " + table));
+    GSYS_ASSIGN_OR_RETURN(auto first,
+                          reader.db().QueryInt("SELECT min(" + lo + ") FROM " + table));
+    GSYS_ASSIGN_OR_RETURN(auto last, reader.db().QueryInt("SELECT max(" + hi + ") FROM " + table));
     if (first) info->first_ns = std::min(info->first_ns.value_or(*first), *first);
     if (last) info->last_ns = std::max(info->last_ns.value_or(*last), *last);
   }

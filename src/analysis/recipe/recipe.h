@@ -124,6 +124,7 @@ class Recipe {
   // in RankResult::parts (the frame in the bundle has the columns and no rows).
   virtual std::vector<std::string> SpilledTables() const { return {}; }
   // Tables whose time extent the engine reads in a first pass (heat-map bins); empty: none.
+  // "TABLE" reads min(start)..max(end); "TABLE.column" min..max of that timestamp column.
   virtual std::vector<std::string> ExtentTables() const { return {}; }
   // Checks recipe-specific options (e.g. --name is required); kInvalidArgument on error.
   // The default accepts no rule options (--gap, --threshold, --chunks, --rows).

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// nvtx_pace and cuda_gpu_kern_pace: the instances of one named NVTX range or kernel (--name), in
-// start order, per rank: iteration i's duration (end - start), delta (start_i - end_{i-1}, 0 for
+// nvtx_pace, cuda_gpu_kern_pace and nvtx_gpu_proj_pace: the instances of one named NVTX range,
+// kernel, or NVTX range projected onto the GPU (--name), in start order, per rank: iteration i's duration (end - start), delta (start_i - end_{i-1}, 0 for
 // the first) and their running sums, with times aligned across ranks. Across ranks: per-rank
 // statistics and how far each rank lags the earliest rank at the same iteration (stragglers).
 // The pace rows of a rank go to a part on disk; Reduce reads the parts back twice, line by line.
@@ -14,36 +14,62 @@
 #include "analysis/recipe/recipe_util.h"
 #include "analysis/recipe/recipes/recipes.h"
 #include "analysis/recipe/spill.h"
+#include "analysis/stats/stats.h"
 #include "common/saturating.h"
 #include "report/reader/report_reader.h"
 
 namespace gsys::analysis::recipe {
 namespace {
 
+enum class PaceSource { kNvtx, kKernel, kProjected };
+
+// The text of a projected range's "domain:text" name (nvtx_gpu_proj_trace's Name column).
+std::string_view RangeText(std::string_view name) {
+  size_t colon = name.find(':');
+  return colon == std::string_view::npos ? name : name.substr(colon + 1);
+}
+
 class PaceRecipe : public Recipe {
  public:
-  explicit PaceRecipe(bool nvtx) : nvtx_(nvtx) {}
-  std::string name() const override { return nvtx_ ? "nvtx_pace" : "cuda_gpu_kern_pace"; }
-  std::string title() const override { return nvtx_ ? "NVTX Pace" : "CUDA GPU Kernel Pace"; }
+  explicit PaceRecipe(PaceSource source) : source_(source), nvtx_(source == PaceSource::kNvtx) {}
+  std::string name() const override {
+    if (source_ == PaceSource::kProjected) return "nvtx_gpu_proj_pace";
+    return nvtx_ ? "nvtx_pace" : "cuda_gpu_kern_pace";
+  }
+  std::string title() const override {
+    if (source_ == PaceSource::kProjected) return "NVTX GPU Projection Pace";
+    return nvtx_ ? "NVTX Pace" : "CUDA GPU Kernel Pace";
+  }
   std::string help() const override {
-    return std::string("Iterations of one ") +
-           (nvtx_ ? "NVTX range (--name TEXT: push/pop or start/end ranges with that text, any "
-                    "domain; without --name, the most frequent top-level range, ties by total "
-                    "time)"
-                  : "kernel (--name: its demangled, base or mangled name)") +
+    std::string what =
+        nvtx_ ? "NVTX range (--name TEXT: push/pop or start/end ranges with that text, any "
+                "domain; without --name, the most frequent top-level range, ties by total time)"
+        : source_ == PaceSource::kKernel
+            ? "kernel (--name: its demangled, base or mangled name)"
+            : "NVTX range projected onto the GPU (--name TEXT, any domain: from the start of the "
+              "first to the end of the last GPU operation launched inside it, as "
+              "nvtx_gpu_proj_trace projects it; ranges that launched no GPU work are left out)";
+    return "Iterations of one " + what +
            " per rank: duration, delta (gap since the previous instance) and their running "
            "sums (pace.csv), per-rank statistics (stats.csv, delta_stats.csv) and stragglers "
            "(rank_summary.csv: mean lag behind the earliest rank at the same iteration).";
   }
   std::vector<DataNeed> Needs(const RecipeOptions&) const override {
     if (nvtx_) return {{{"NVTX_EVENTS"}, "NV Tools Extension (NVTX) data"}};
-    return {{{"CUPTI_ACTIVITY_KIND_KERNEL"}, "CUDA kernel data"}};
+    if (source_ == PaceSource::kKernel) {
+      return {{{"CUPTI_ACTIVITY_KIND_KERNEL"}, "CUDA kernel data"}};
+    }
+    return {{{"NVTX_EVENTS"}, "NV Tools Extension (NVTX) data"},
+            {{"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
+              "CUPTI_ACTIVITY_KIND_MEMSET"},
+             "GPU trace data"},
+            {{"CUPTI_ACTIVITY_KIND_RUNTIME"}, "CUDA API data"}};
   }
   std::vector<std::string> SpilledTables() const override { return {"pace"}; }
   Status Validate(const RecipeOptions& options) const override {
     if (options.range_name.empty() && !nvtx_) {
       return Error(StatusCode::kInvalidArgument,
-                   "recipe: " + name() + " needs --name " + (nvtx_ ? "RANGE" : "KERNEL"));
+                   "recipe: " + name() + " needs --name " + (nvtx_ || source_ == PaceSource::kProjected ? "RANGE" : "KERNEL"));
     }
     return OkStatus();
   }
@@ -64,16 +90,12 @@ class PaceRecipe : public Recipe {
         return Bundle{{"pace", Frame{}}};
       }
     }
-    GSYS_ASSIGN_OR_RETURN(report::Statement stmt, ctx.reader.db().Prepare(sql));
-    GSYS_RETURN_IF_ERROR(stmt.BindText(1, range));
+    GSYS_ASSIGN_OR_RETURN(auto instances, Instances(ctx, sql, range));
     Frame f;
     f.columns = {"Iteration", "Start", "End", "Duration", "Delta", "Duration Accum",
                  "Delta Accum"};
     int64_t prev_end = 0, dur_acc = 0, delta_acc = 0, offset = ctx.info.offset;
-    while (true) {
-      GSYS_ASSIGN_OR_RETURN(bool row, stmt.Step());
-      if (!row) break;
-      int64_t start = stmt.ColumnInt(0), end = stmt.ColumnInt(1);
+    for (const auto& [start, end] : instances) {
       // Saturating: report times are untrusted (issue 17, item 7).
       int64_t delta = f.rows.empty() ? 0 : SaturatingSub(start, prev_end);
       int64_t dur = SaturatingSub(end, start);
@@ -84,8 +106,10 @@ class PaceRecipe : public Recipe {
       prev_end = end;
     }
     if (f.rows.empty()) {
-      ctx.skip_reason = std::string("has no ") + (nvtx_ ? "NVTX range" : "kernel") + " named '" +
-                        range + "'";
+      const char* what = nvtx_                                 ? "NVTX range"
+                         : source_ == PaceSource::kKernel ? "kernel"
+                                                          : "NVTX range with GPU work";
+      ctx.skip_reason = std::string("has no ") + what + " named '" + range + "'";
       return Bundle{{"pace", std::move(f)}};
     }
     // This rank's statistics; the pace rows go to a part on disk (Recipe::SpilledTables).
@@ -239,6 +263,33 @@ class PaceRecipe : public Recipe {
     }
   }
 
+  // (start, end) of every instance of `range` in start order: from `sql`, or for the projection
+  // from the nvtx_gpu_proj_trace stats report (projected times).
+  Result<std::vector<std::pair<int64_t, int64_t>>> Instances(MapContext& ctx,
+                                                             const std::string& sql,
+                                                             const std::string& range) const {
+    std::vector<std::pair<int64_t, int64_t>> out;
+    if (source_ == PaceSource::kProjected) {
+      GSYS_ASSIGN_OR_RETURN(ReportOutcome proj,
+                            RunReport(ctx.reader, {"nvtx_gpu_proj_trace", {}}));
+      for (const auto& row : proj.table.rows) {  // Name, Projected Start, Projected Duration
+        if (RangeText(CellString(row[0])) != range) continue;
+        int64_t start = CellInt(row[1]);
+        out.push_back({start, SaturatingAdd(start, CellInt(row[2]))});
+      }
+      std::sort(out.begin(), out.end());
+      return out;
+    }
+    GSYS_ASSIGN_OR_RETURN(report::Statement stmt, ctx.reader.db().Prepare(sql));
+    GSYS_RETURN_IF_ERROR(stmt.BindText(1, range));
+    while (true) {
+      GSYS_ASSIGN_OR_RETURN(bool row, stmt.Step());
+      if (!row) break;
+      out.push_back({stmt.ColumnInt(0), stmt.ColumnInt(1)});
+    }
+    return out;
+  }
+
   // The most frequent top-level push/pop range (not inside another push/pop range of its
   // thread) or start/end range, ties broken by total time, then by name; "" when none.
   static Result<std::string> PickRange(MapContext& ctx) {
@@ -256,14 +307,16 @@ class PaceRecipe : public Recipe {
     return row ? std::string(stmt.ColumnText(0)) : std::string();
   }
 
-  bool nvtx_;
+  PaceSource source_;
+  bool nvtx_;  // nvtx_pace: --name may be left out, the range is picked
 };
 
 }  // namespace
 
 std::unique_ptr<Recipe> MakePaceRecipe(const std::string& name) {
-  if (name == "nvtx_pace") return std::make_unique<PaceRecipe>(true);
-  if (name == "cuda_gpu_kern_pace") return std::make_unique<PaceRecipe>(false);
+  if (name == "nvtx_pace") return std::make_unique<PaceRecipe>(PaceSource::kNvtx);
+  if (name == "cuda_gpu_kern_pace") return std::make_unique<PaceRecipe>(PaceSource::kKernel);
+  if (name == "nvtx_gpu_proj_pace") return std::make_unique<PaceRecipe>(PaceSource::kProjected);
   return nullptr;
 }
 

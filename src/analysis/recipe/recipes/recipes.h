@@ -17,6 +17,9 @@ std::unique_ptr<Recipe> MakePaceRecipe(const std::string& name);       // pace.c
 std::unique_ptr<Recipe> MakeNvtxProjRecipe(const std::string& name);   // nvtx_proj.cc
 std::unique_ptr<Recipe> MakeRuleRecipe(const std::string& name);       // rule_recipe.cc
 std::unique_ptr<Recipe> MakeDiffRecipe();                              // diff.cc
+std::unique_ptr<Recipe> MakeKernHistRecipe();                          // kern_hist.cc
+std::unique_ptr<Recipe> MakeMpiUtilMapRecipe();                        // mpi_util_map.cc
+std::unique_ptr<Recipe> MakeGpuMetricsRecipe(const std::string& name); // gpu_metrics.cc
 
 }  // namespace gsys::analysis::recipe
 

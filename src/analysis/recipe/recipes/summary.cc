@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The "Summary" recipes (cuda_api_sum, cuda_gpu_kern_sum, cuda_gpu_mem_time_sum,
-// cuda_gpu_mem_size_sum, nvtx_sum, osrt_sum, nccl_sum): per rank, the durations (or sizes) of one
+// cuda_gpu_mem_size_sum, nvtx_sum, osrt_sum, nccl_sum, nccl_gpu_proj_sum, mpi_sum): per rank, the durations (or sizes) of one
 // event table grouped by name and described (Count, Mean, Std, Min, Q1, Median, Q3, Max, Sum);
 // across ranks, nsys's all_stats approximations. Map streams (device, stream, key, value) rows
 // out of SQLite and keeps one value vector per group, so memory is 8 bytes per event of the rank.
@@ -12,6 +12,7 @@
 #include "analysis/recipe/describe.h"
 #include "analysis/recipe/recipe_util.h"
 #include "analysis/recipe/recipes/recipes.h"
+#include "analysis/stats/stats.h"
 #include "common/strings.h"
 #include "report/reader/report_reader.h"
 
@@ -48,6 +49,15 @@ std::string SourceSql(const SummarySpec& spec, const RecipeOptions& options) {
     return "SELECT NULL, NULL, nameId, end - start FROM CUPTI_ACTIVITY_KIND_RUNTIME";
   }
   if (n == "osrt_sum") return "SELECT NULL, NULL, nameId, end - start FROM OSRT_API";
+  if (n == "mpi_sum") {  // nsys's MPI composite table: every MPI event table
+    std::string sql;
+    for (const char* t : {"MPI_P2P_EVENTS", "MPI_COLLECTIVES_EVENTS", "MPI_START_WAIT_EVENTS",
+                          "MPI_OTHER_EVENTS"}) {
+      sql += std::string(sql.empty() ? "" : " UNION ALL ") +
+             "SELECT NULL, NULL, textId, end - start FROM " + t;
+    }
+    return sql;
+  }
   if (n == "cuda_gpu_kern_sum") {
     return "SELECT deviceId, streamId, " + KernelNameExpr(options.name_variant) +
            ", end - start FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE end > start";
@@ -95,15 +105,19 @@ class SummaryRecipe : public Recipe {
   Result<Bundle> Map(MapContext& ctx) const override {
     std::map<GroupKey, std::vector<int64_t>> groups;
     bool text_key = spec_.key_kind == KeyKind::kText;
-    GSYS_RETURN_IF_ERROR(ForEachRow(
-        ctx.reader.db(), SourceSql(spec_, ctx.options), [&](report::Statement& s) {
-          if (s.IsNull(3)) return OkStatus();
-          GroupKey key{s.IsNull(0) ? -1 : s.ColumnInt(0), s.IsNull(1) ? -1 : s.ColumnInt(1),
-                       text_key ? 0 : s.ColumnInt(2),
-                       text_key ? std::string(s.ColumnText(2)) : std::string()};
-          groups[std::move(key)].push_back(s.ColumnInt(3));
-          return OkStatus();
-        }));
+    if (spec_.name == "nccl_gpu_proj_sum") {
+      GSYS_RETURN_IF_ERROR(ProjectedNccl(ctx, &groups));
+    } else {
+      GSYS_RETURN_IF_ERROR(ForEachRow(
+          ctx.reader.db(), SourceSql(spec_, ctx.options), [&](report::Statement& s) {
+            if (s.IsNull(3)) return OkStatus();
+            GroupKey key{s.IsNull(0) ? -1 : s.ColumnInt(0), s.IsNull(1) ? -1 : s.ColumnInt(1),
+                         text_key ? 0 : s.ColumnInt(2),
+                         text_key ? std::string(s.ColumnText(2)) : std::string()};
+            groups[std::move(key)].push_back(s.ColumnInt(3));
+            return OkStatus();
+          }));
+    }
     GSYS_ASSIGN_OR_RETURN(auto names, Names(ctx.reader.db(), groups));
     Bundle bundle;
     bundle["rank_stats"] = Group(groups, names, spec_.gpu && ctx.options.per_gpu,
@@ -131,6 +145,42 @@ class SummaryRecipe : public Recipe {
   }
 
  private:
+  // nccl_gpu_proj_sum: NCCL's NVTX ranges (domain "NCCL") projected onto the GPU, as the
+  // nvtx_gpu_proj_trace stats report projects them (ranges without GPU work are left out):
+  // projected durations by range text. As nccl_sum does, where a time-sliced export lost the
+  // domain's name row, ranges named nccl* outside the default domain count too.
+  static Status ProjectedNccl(MapContext& ctx, std::map<GroupKey, std::vector<int64_t>>* groups) {
+    GSYS_ASSIGN_OR_RETURN(ReportOutcome proj, RunReport(ctx.reader, {"nvtx_gpu_proj_trace", {}}));
+    std::set<int64_t> other_domain;  // RangeIds (NVTX_EVENTS rowids) outside the default domain
+    GSYS_RETURN_IF_ERROR(ForEachRow(ctx.reader.db(),
+                                    "SELECT rowid FROM NVTX_EVENTS WHERE domainId <> 0 AND "
+                                    "eventType IN (59, 60, 70, 71)",
+                                    [&](report::Statement& s) {
+                                      other_domain.insert(s.ColumnInt(0));
+                                      return OkStatus();
+                                    }));
+    // nvtx_gpu_proj_trace: Name ("domain:text"), Projected Start, Projected Duration, ... RangeId
+    size_t range_id = 0;
+    for (size_t c = 0; c < proj.table.columns.size(); ++c) {
+      if (proj.table.columns[c].label == "RangeId") range_id = c;
+    }
+    for (const auto& row : proj.table.rows) {
+      std::string name = CellString(row[0]);
+      std::string text;
+      if (StartsWith(name, "NCCL:")) {
+        text = name.substr(5);
+      } else if (StartsWith(name, ":") && range_id > 0 &&
+                 other_domain.count(CellInt(row[range_id])) > 0 &&
+                 ToLower(name.substr(1, 4)) == "nccl") {
+        text = name.substr(1);
+      } else {
+        continue;
+      }
+      (*groups)[{-1, -1, 0, text}].push_back(CellInt(row[2]));
+    }
+    return OkStatus();
+  }
+
   Result<std::map<int64_t, std::string>> Names(
       report::Database& db, const std::map<GroupKey, std::vector<int64_t>>& groups) const {
     std::map<int64_t, std::string> names;
@@ -268,6 +318,8 @@ const DataNeed kMem{{"CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET"}
                     "GPU memory operation data"};
 const DataNeed kNvtx{{"NVTX_EVENTS"}, "NV Tools Extension (NVTX) data"};
 const DataNeed kOsrt{{"OSRT_API"}, "OS runtime data"};
+const DataNeed kMpi{{"MPI_P2P_EVENTS", "MPI_COLLECTIVES_EVENTS", "MPI_START_WAIT_EVENTS",
+                     "MPI_OTHER_EVENTS"}, "MPI data"};
 
 }  // namespace
 
@@ -289,6 +341,14 @@ std::unique_ptr<Recipe> MakeSummaryRecipe(const std::string& name) {
       {"nccl_sum", "NCCL Summary",
        "NCCL's NVTX ranges (domain NCCL) by text, duration > 0, per rank and all ranks.", kNvtx,
        "Text", false, KeyKind::kText, "ns"},
+      {"mpi_sum", "MPI Summary",
+       "MPI calls (point-to-point, collectives, start/wait and other MPI events) by name, per "
+       "rank and all ranks.", kMpi, "Text", false, KeyKind::kStringId, "ns"},
+      {"nccl_gpu_proj_sum", "NCCL GPU Projection Summary",
+       "NCCL's NVTX ranges (domain NCCL) projected onto the GPU (from the start of the first to "
+       "the end of the last GPU operation launched inside the range; ranges without GPU work "
+       "left out): projected durations by text, per rank and all ranks.", kNvtx, "Text", false,
+       KeyKind::kText, "ns"},
       {"nvtx_sum", "NVTX Range Summary",
        "NVTX push/pop and start/end ranges by \"domain:text\", per rank and all ranks.", kNvtx,
        "Range", false, KeyKind::kText, "ns"},

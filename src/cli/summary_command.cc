@@ -9,6 +9,7 @@
 #include "cli/subcommand.h"
 #include "cli/summary_command_page.h"
 #include "cli/table_report_runner.h"
+#include "common/command_text.h"
 #include "common/one_line.h"
 #include "common/output_path.h"
 #include "common/strings.h"
@@ -94,6 +95,9 @@ class SummaryCommand : public Subcommand {
     GSYS_ASSIGN_OR_RETURN(report::ReportReader reader, report::ReportReader::Open(path));
     WarnAboutData(reader);
     GSYS_ASSIGN_OR_RETURN(html::Page page, BuildSummaryPage(reader, path, options));
+    std::vector<std::string> argv = {"gsys", "summary"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    page.provenance = "Made by gsys " GSYS_VERSION " from " + AbsolutePath(path) + ": " + CommandText(argv);
     std::string text = html::RenderPage(page);
     if (to_stdout) {
       PrintOut(text);

@@ -64,6 +64,8 @@ using Block = std::variant<std::string /*paragraph*/, Table, HeatMap, LineChart,
 struct Page {
   std::string title, subtitle;
   std::vector<Block> blocks;
+  // What made the page (gsys version, command line, input), shown in its footer; empty: none.
+  std::string provenance;
 };
 
 // One self-contained HTML5 document (UTF-8), no network needed to open it.

@@ -97,6 +97,16 @@ class SummaryCli(CliTestCase):
         self.assertEqual(gsys("summary", copy, "-f").returncode, 0)
         self.assertEqual(gsys("summary", copy, "--force-overwrite=true").returncode, 0)
 
+    def test_footer_says_what_made_the_page(self):
+        page = self.run_summary(fixture(), "--bins", "7")
+        line = re.search(r'<p class="provenance">(.*?)</p>', page)
+        self.assertIsNotNone(line)
+        version = gsys("--version").stdout.split()[-1]
+        self.assertEqual(html.unescape(line.group(1)),
+                         "Made by gsys %s from %s: gsys summary %s -o %s --bins 7" %
+                         (version, os.path.abspath(fixture()), fixture(),
+                          os.path.join(self.tmp, "page.html")))
+
     def test_names_from_the_report_are_escaped(self):
         evil = "<script>alert('gsys')</script> & \"quoted\" <b>bold</b>"
         copy = os.path.join(self.tmp, "evil.sqlite")

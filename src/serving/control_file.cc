@@ -52,8 +52,18 @@ uint64_t ControlFile::range_windows_opened() const {
   return page_->windows_opened.load(std::memory_order_acquire);
 }
 
-void ControlFile::ArmTrigger(bool on) {
-  page_->trigger.store(on ? format::kTriggerArmed : format::kTriggerNone, std::memory_order_release);
+void ControlFile::ArmTrigger() {
+  page_->trigger.store(format::kTriggerArmed, std::memory_order_release);
+}
+
+bool ControlFile::DisarmTrigger() {
+  uint32_t t = page_->trigger.load(std::memory_order_acquire);
+  while (t != format::kTriggerActive) {
+    if (page_->trigger.compare_exchange_weak(t, format::kTriggerNone, std::memory_order_acq_rel)) {
+      return true;
+    }
+  }
+  return false;
 }
 
 bool ControlFile::trigger_armed() const {

@@ -39,9 +39,12 @@ class ControlFile {
   // `now_ns` (the tree exited inside it).
   // Windows capture ranges have opened so far (0: the range never opened).
   uint64_t range_windows_opened() const;
-  // Arms (true) or disarms the session-wide NVTX trigger (`gsys start -c nvtx`); the tree
-  // matches it only when it was started with -p/--nvtx-capture.
-  void ArmTrigger(bool on);
+  // Arms the session-wide NVTX trigger (`gsys start -c nvtx`); the tree matches it only when
+  // it was started with -p/--nvtx-capture.
+  void ArmTrigger();
+  // Disarms it; false (and nothing changed) while a range holds a window open: only the range's
+  // end closes that window cleanly.
+  bool DisarmTrigger();
   bool trigger_armed() const;
   // The unmatched ranges the tree saw while the trigger was armed, distinct, in the order they
   // were first seen; `more` (optional) says whether the tree saw more than the page keeps.

@@ -108,9 +108,15 @@ TEST_F(ControlFileTest, SeenRangesAreWrittenSlotsDeduplicated) {
   c->SeenRanges(&more);
   EXPECT_TRUE(more);
   EXPECT_TRUE(c->trigger_armed());
-  c->ArmTrigger(false);
+  other->trigger.store(format::kTriggerActive);  // a range holds a window open
+  EXPECT_FALSE(c->DisarmTrigger());
+  EXPECT_EQ(other->trigger.load(), format::kTriggerActive);
+  other->trigger.store(format::kTriggerDone);
+  EXPECT_TRUE(c->DisarmTrigger());
   EXPECT_EQ(other->trigger.load(), format::kTriggerNone);
   EXPECT_FALSE(c->trigger_armed());
+  c->ArmTrigger();
+  EXPECT_EQ(other->trigger.load(), format::kTriggerArmed);
   munmap(other, format::kControlPageBytes);
 }
 

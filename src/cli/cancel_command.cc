@@ -4,22 +4,14 @@
 // process tree keeps running.
 #include <cstdio>
 
-#include "cli/flags.h"
+#include "cli/session_verb.h"
 #include "cli/subcommand.h"
-#include "common/one_line.h"
-#include "serving/session_registry.h"
 
 namespace gsys::cli {
-
-Result<serving::SessionInfo> FindLiveSession(const std::string& verb, const ParsedFlags& flags);
-
 namespace {
 
 const std::vector<FlagSpec>& CancelFlags() {
-  static const std::vector<FlagSpec> kFlags = {
-      {"session", 0, FlagValue::kRequired, "NAME", "The session (default: the only live one)."},
-      {"help", 'h', FlagValue::kNone, "", "Show this help."},
-  };
+  static const std::vector<FlagSpec> kFlags = SessionVerbFlags();
   return kFlags;
 }
 
@@ -37,21 +29,11 @@ class CancelCommand : public Subcommand {
            FlagsHelp(CancelFlags());
   }
   Result<int> Run(const std::vector<std::string>& args) override {
-    GSYS_ASSIGN_OR_RETURN(ParsedFlags flags, ParseFlags("cancel", CancelFlags(), args, false));
-    if (flags.Has("help")) {
-      std::fputs(Help().c_str(), stdout);
-      return 0;
-    }
-    if (!flags.positionals().empty()) {
-      return Error(StatusCode::kInvalidArgument, "cancel: unexpected argument '" + flags.positionals()[0] + "'");
-    }
-    GSYS_ASSIGN_OR_RETURN(serving::SessionInfo session, FindLiveSession("cancel", flags));
-    auto answer = serving::SendRequest(session, {{"verb", "cancel"}}, 10000);
-    if (!answer.ok()) return Error(answer.status().code(), "cancel: " + answer.status().message());
-    if (answer->count("error")) {
-      return Error(StatusCode::kInvalidArgument, "cancel: " + OneLine(answer->at("error")));
-    }
-    bool range = answer->count("cancelled") && answer->at("cancelled") == "range";
+    GSYS_ASSIGN_OR_RETURN(auto flags, ParseSessionVerb("cancel", CancelFlags(), args, Help()));
+    if (!flags) return 0;
+    GSYS_ASSIGN_OR_RETURN(serving::SessionInfo session, FindLiveSession("cancel", *flags));
+    GSYS_ASSIGN_OR_RETURN(serving::KeyValues answer, AskSession("cancel", session, {{"verb", "cancel"}}, 10000));
+    bool range = answer.count("cancelled") && answer.at("cancelled") == "range";
     std::fprintf(stderr, "gsys: session '%s': %s; no report written\n", session.name.c_str(),
                  range ? "capture range cancelled" : "window cancelled");
     return 0;

@@ -7,6 +7,7 @@
 
 #include "cli/capture_options.h"
 #include "cli/flags.h"
+#include "cli/session_verb.h"
 #include "cli/subcommand.h"
 #include "common/one_line.h"
 #include "common/strings.h"
@@ -14,17 +15,11 @@
 #include "serving/session_registry.h"
 
 namespace gsys::cli {
-
-Result<serving::SessionInfo> FindLiveSession(const std::string& verb, const ParsedFlags& flags);
-
 namespace {
 
 // The verb's own flags, after the capture options.
 const std::vector<FlagSpec>& OwnFlags() {
-  static const std::vector<FlagSpec> kFlags = {
-      {"session", 0, FlagValue::kRequired, "NAME", "The session (default: the only live one)."},
-      {"help", 'h', FlagValue::kNone, "", "Show this help."},
-  };
+  static const std::vector<FlagSpec> kFlags = SessionVerbFlags();
   return kFlags;
 }
 
@@ -78,12 +73,10 @@ class StartCommand : public Subcommand {
     if (!o.exports.empty()) req["exports"] = Join(o.exports, ",");
     for (const auto& n : o.notes) std::fprintf(stderr, "gsys: note: %s\n", n.c_str());
     GSYS_ASSIGN_OR_RETURN(serving::SessionInfo session, FindLiveSession("start", flags));
-    auto answer = serving::SendRequest(session, req, 10000);
-    if (!answer.ok()) return Error(answer.status().code(), "start: " + answer.status().message());
-    if (answer->count("error")) return Error(StatusCode::kInvalidArgument, "start: " + OneLine(answer->at("error")));
-    if (answer->count("note")) std::fprintf(stderr, "gsys: note: %s\n", OneLine(answer->at("note")).c_str());
-    std::string window = answer->count("window") ? OneLine(answer->at("window"), 16) : "?";
-    if (answer->count("armed")) {
+    GSYS_ASSIGN_OR_RETURN(serving::KeyValues answer, AskSession("start", session, req, 10000));
+    if (answer.count("note")) std::fprintf(stderr, "gsys: note: %s\n", OneLine(answer.at("note")).c_str());
+    std::string window = answer.count("window") ? OneLine(answer.at("window"), 16) : "?";
+    if (answer.count("armed")) {
       std::fprintf(stderr, "gsys: session '%s': capture range armed; window %s opens with it\n",
                    session.name.c_str(), window.c_str());
     } else {

@@ -5,23 +5,16 @@
 // `status -e/-n` environment checks are not done: gsys needs no perf or network setup.)
 #include <cstdio>
 
-#include "cli/flags.h"
+#include "cli/session_verb.h"
 #include "cli/subcommand.h"
 #include "common/one_line.h"
 #include "common/strings.h"
-#include "serving/session_registry.h"
 
 namespace gsys::cli {
-
-Result<serving::SessionInfo> FindLiveSession(const std::string& verb, const ParsedFlags& flags);
-
 namespace {
 
 const std::vector<FlagSpec>& StatusFlags() {
-  static const std::vector<FlagSpec> kFlags = {
-      {"session", 0, FlagValue::kRequired, "NAME", "The session (default: the only live one)."},
-      {"help", 'h', FlagValue::kNone, "", "Show this help."},
-  };
+  static const std::vector<FlagSpec> kFlags = SessionVerbFlags();
   return kFlags;
 }
 
@@ -43,21 +36,10 @@ class StatusCommand : public Subcommand {
            FlagsHelp(StatusFlags());
   }
   Result<int> Run(const std::vector<std::string>& args) override {
-    GSYS_ASSIGN_OR_RETURN(ParsedFlags flags, ParseFlags("status", StatusFlags(), args, false));
-    if (flags.Has("help")) {
-      std::fputs(Help().c_str(), stdout);
-      return 0;
-    }
-    if (!flags.positionals().empty()) {
-      return Error(StatusCode::kInvalidArgument, "status: unexpected argument '" + flags.positionals()[0] + "'");
-    }
-    GSYS_ASSIGN_OR_RETURN(serving::SessionInfo session, FindLiveSession("status", flags));
-    auto answer = serving::SendRequest(session, {{"verb", "status"}}, 10000);
-    if (!answer.ok()) return Error(answer.status().code(), "status: " + answer.status().message());
-    if (answer->count("error")) {
-      return Error(StatusCode::kInvalidArgument, "status: " + OneLine(answer->at("error")));
-    }
-    const serving::KeyValues& a = *answer;
+    GSYS_ASSIGN_OR_RETURN(auto flags, ParseSessionVerb("status", StatusFlags(), args, Help()));
+    if (!flags) return 0;
+    GSYS_ASSIGN_OR_RETURN(serving::SessionInfo session, FindLiveSession("status", *flags));
+    GSYS_ASSIGN_OR_RETURN(serving::KeyValues a, AskSession("status", session, {{"verb", "status"}}, 10000));
     std::string state = Get(a, "state");
     if (state == "recording") {
       double secs = static_cast<double>(ParseInt64(Get(a, "open_for_ns")).value_or(0)) / 1e9;

@@ -13,22 +13,11 @@ range around M "work") N times, then 2 "outside", plain strings in the default d
 
 usage: test_capture_ranges_cli.py --gsys GSYS --fixtures DIR"""
 import os
-import sqlite3
 import subprocess
-import unittest
 
 import cli_harness
 from cli_harness import CliTestCase, Paths
-
-PUSH_POP = 59  # NVTX_EVENTS.eventType of a push/pop range
-
-
-def nvtx_program():
-    prog = os.path.join(os.path.dirname(os.path.dirname(Paths.gsys)), "tests", "capture",
-                        "gsys_test_nvtx")
-    if not os.path.exists(prog):
-        raise unittest.SkipTest("gsys_test_nvtx is not built")
-    return prog
+from nvtx_program import nvtx_program, texts
 
 
 def run(*args, env=None, timeout=120):
@@ -38,21 +27,12 @@ def run(*args, env=None, timeout=120):
                           env=full)
 
 
-def texts(report):
-    """{text: number of push/pop ranges} of a report."""
-    with sqlite3.connect(report) as db:
-        rows = db.execute("SELECT coalesce(e.text, s.value), count(*) FROM NVTX_EVENTS e "
-                          "LEFT JOIN StringIds s ON s.id = e.textId WHERE e.eventType = ? "
-                          "GROUP BY 1", (PUSH_POP,)).fetchall()
-    return dict(rows)
-
-
 class RegisteredOnlyTest(CliTestCase):
     def profile_trigger(self, *extra, env=None):
         out = os.path.join(self.tmp, "r")
         p = run("profile", "-t", "nvtx", "-c", "nvtx", "-p", "capture_me@Dom",
-                "--capture-range-end", "stop", "-f", "true", "-o", out, *extra, "--", nvtx_program(),
-                "trigger", "5", env=env)
+                "--capture-range-end", "stop", "-f", "true", "-o", out, *extra, "--",
+                nvtx_program(), "trigger", "5", env=env)
         self.assertEqual(p.returncode, 0, p.stderr)
         return texts(out + ".gsys-rep")
 

@@ -13,28 +13,10 @@ import os
 import sqlite3
 import subprocess
 import time
-import unittest
 
 import cli_harness
 from cli_harness import EXIT_USAGE, CliTestCase, Paths
-
-PUSH_POP = 59
-
-
-def nvtx_program():
-    prog = os.path.join(os.path.dirname(os.path.dirname(Paths.gsys)), "tests", "capture",
-                        "gsys_test_nvtx")
-    if not os.path.exists(prog):
-        raise unittest.SkipTest("gsys_test_nvtx is not built")
-    return prog
-
-
-def texts(report):
-    with sqlite3.connect(report) as db:
-        rows = db.execute("SELECT coalesce(e.text, s.value), count(*) FROM NVTX_EVENTS e "
-                          "LEFT JOIN StringIds s ON s.id = e.textId WHERE e.eventType = ? "
-                          "GROUP BY 1", (PUSH_POP,)).fetchall()
-    return dict(rows)
+from nvtx_program import nvtx_program, texts
 
 
 def meta(report, name):

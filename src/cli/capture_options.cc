@@ -106,8 +106,9 @@ const std::vector<Option>& Table() {
   static const std::vector<Option> kTable = {
       {{"trace", 't', FlagValue::kRequired, "LIST",
         "cuda, nvtx, osrt, cublas, cudnn, mpi or none (cublas/cudnn imply cuda); nsys's other\n"
-        "values are accepted with a note saying gsys does not record them."},
-       kTarget, "cuda,nvtx,osrt",
+        "values are accepted with a note saying gsys does not record them. start: what the\n"
+        "window records, within what gsys launch -t chose (a running tree cannot add one)."},
+       kTarget | kS, "cuda,nvtx,osrt",
        +[](const Value& v, CaptureOptions* o) -> Status {
          GSYS_ASSIGN_OR_RETURN(o->trace, ParseTraceList(v.text, v.verb == CaptureVerb::kWrap,
                                                         &o->notes));
@@ -152,7 +153,8 @@ const std::vector<Option>& Table() {
          return OkStatus();
        }},
       {{"capture-range", 'c', FlagValue::kRequired, "none|nvtx|cudaProfilerApi",
-        "Collect only inside a range (nvtx needs -p); launch: a window at each range."},
+        "Collect only inside a range (nvtx needs -p); launch: a window at each range;\n"
+        "start: nvtx arms the range -p of gsys launch named, for its next window(s)."},
        kP | kL | kS, "none",
        +[](const Value& v, CaptureOptions* o) -> Status {
          if (v.text != "none" && v.text != "nvtx" && v.text != "cudaProfilerApi") {
@@ -160,8 +162,7 @@ const std::vector<Option>& Table() {
          }
          o->capture_range = v.text == "none" ? "" : v.text;
          return OkStatus();
-       },
-       kS, kFixedAtLaunch},
+       }},
       {{"nvtx-capture", 'p', FlagValue::kRequired, "RANGE[@DOMAIN]",
         "NVTX range that opens the capture (@* = any domain)."},
        kP | kL, nullptr,
@@ -171,14 +172,14 @@ const std::vector<Option>& Table() {
          return OkStatus();
        }},
       {{"capture-range-end", 0, FlagValue::kRequired, "MODE",
-        "stop, stop-shutdown (profile's default), repeat[:N], repeat-shutdown:N or none."},
+        "stop, stop-shutdown (profile's default), repeat[:N], repeat-shutdown:N or none;\n"
+        "start: stop (default, one window) or repeat[:N]."},
        kP | kS, nullptr,
        +[](const Value& v, CaptureOptions* o) -> Status {
          GSYS_RETURN_IF_ERROR(ValidateRangeEnd(v.text, &o->notes));
          o->capture_range_end = v.text;
          return OkStatus();
-       },
-       kS, kFixedAtLaunch},
+       }},
       {{"cuda-graph-trace", 0, FlagValue::kRequired, "graph|node",
         "CUDA graphs as one range per launch (graph) or their kernels (node, default);\n"
         "nsys's :host-only/:host-and-device/:nvtx-* suffixes are accepted."},
@@ -295,8 +296,7 @@ const std::vector<Option>& Table() {
        +[](const Value& v, CaptureOptions* o) -> Status {
          o->stats = BoolOf(v);
          return OkStatus();
-       },
-       kS, kStartWindows},
+       }},
       {{"export", 0, FlagValue::kRequired, "TYPE[,TYPE]",
         "Also export the report (perfetto, chrome, jsonlines, csv, sqlite; none)."},
        kP | kS, nullptr,
@@ -313,8 +313,7 @@ const std::vector<Option>& Table() {
            }
          }
          return OkStatus();
-       },
-       kS, kStartWindows},
+       }},
       {{"gpu-metrics-devices", 0, FlagValue::kRequired, "all|none|N[,M]",
         "Sample GPU metrics (NVML) of these GPUs from gsys itself."},
        kP | kS, "none",

@@ -67,13 +67,21 @@ TEST(CaptureOptions, WrapIsLenientAboutTraceNames) {
 }
 
 TEST(CaptureOptions, StartAcceptsSystemScopeOptionsWithANote) {
-  auto o = Read(CaptureVerb::kStart, {"-d", "2", "-o", "x", "-s", "process-tree", "--stats=true"});
+  auto o = Read(CaptureVerb::kStart, {"-d", "2", "-o", "x", "-s", "process-tree", "--stats=true",
+                                      "--export", "sqlite", "-c", "nvtx", "-t", "nvtx"});
   ASSERT_TRUE(o.ok()) << o.status().message();
   EXPECT_EQ(o->duration_ns, 2'000'000'000);
   EXPECT_EQ(o->output, "x");
-  ASSERT_EQ(o->notes.size(), 2u);
-  for (const auto& n : o->notes) EXPECT_NE(n.find("is accepted and ignored: "), std::string::npos) << n;
-  EXPECT_FALSE(Err(CaptureVerb::kStart, {"-t", "cuda"}).empty());  // nsys start has no -t either
+  // -c, --stats, --export and -t apply to the window (the session checks what the running
+  // tree can do); -s cannot change in a running tree.
+  EXPECT_TRUE(o->stats);
+  EXPECT_EQ(o->exports, std::vector<std::string>{"sqlite"});
+  EXPECT_EQ(o->capture_range, "nvtx");
+  EXPECT_EQ(o->trace, std::vector<std::string>{"nvtx"});
+  ASSERT_EQ(o->notes.size(), 1u);
+  EXPECT_NE(o->notes[0].find("--sample=process-tree is accepted and ignored: "), std::string::npos)
+      << o->notes[0];
+  EXPECT_FALSE(Err(CaptureVerb::kStart, {"-p", "x"}).empty());  // application scope: launch's
 }
 
 TEST(CaptureOptions, HelpShowsEachDefaultOnce) {

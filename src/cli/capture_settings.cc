@@ -24,6 +24,17 @@ std::string PythonDir(const std::string& inject_library) {
 
 }  // namespace
 
+bool NvtxRegisteredOnly(const std::vector<std::string>& user_env) {
+  // nsys reads the variable from the application's environment: -e NAME=VALUE wins over gsys's.
+  std::string value;
+  if (const char* v = std::getenv(kNvtxRegisterOnlyEnv)) value = v;
+  std::string key = std::string(kNvtxRegisterOnlyEnv) + "=";
+  for (const auto& kv : user_env) {
+    if (StartsWith(kv, key)) value = kv.substr(key.size());
+  }
+  return value == "1";
+}
+
 std::string FindInjectLibrary() {
   if (const char* env = std::getenv("GSYS_INJECT_LIBRARY")) return env;
   std::error_code ec;
@@ -57,8 +68,7 @@ Status ToCaptureSettings(const CaptureOptions& o, const std::string& verb,
   c->sample = o.sample;
   c->sampling_frequency = o.sampling_frequency;
   c->cpuctxsw = o.cpuctxsw;
-  const char* reg = std::getenv("NSYS_NVTX_PROFILER_REGISTER_ONLY");
-  c->nvtx_registered_only = !(reg != nullptr && std::string(reg) == "0");
+  c->nvtx_registered_only = NvtxRegisteredOnly(o.env);
   if (!o.pytorch.empty()) {
     c->python_dir = PythonDir(c->inject_library);
     if (c->python_dir.empty()) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "cli/capture_options.h"
 #include "common/status.h"
@@ -14,6 +15,12 @@ namespace gsys::cli {
 
 // libgsys-inject.so next to gsys (or $GSYS_INJECT_LIBRARY); "" when missing.
 std::string FindInjectLibrary();
+
+// `-p` matching: gsys matches plain-string NVTX ranges as well as registered ones unless
+// NSYS_NVTX_PROFILER_REGISTER_ONLY=1 (nsys's default, registered only, leaves PyTorch users with
+// no report; docs/differences-from-nsys.md). `user_env` (-e, NAME=VALUE) wins over gsys's own.
+inline constexpr const char* kNvtxRegisterOnlyEnv = "NSYS_NVTX_PROFILER_REGISTER_ONLY";
+bool NvtxRegisteredOnly(const std::vector<std::string>& user_env);
 
 // Fills every capture field of `c` from `o` (not session_dir, the window times or
 // sanitizer_needs) and finds the libraries; errors start with `verb` ("profile: -t mpi: ...").

@@ -43,7 +43,8 @@ class LaunchCommand : public Subcommand {
            "Runs COMMAND with libgsys-inject.so in every process of its tree, recording\n"
            "nothing until a window opens: `gsys start` from another shell (`gsys stop` closes\n"
            "it and prints the report), SIGUSR2 to this gsys (toggles), or a capture range\n"
-           "(-c). Each window becomes its own report; COMMAND keeps running. `gsys shutdown`\n"
+           "(-c). -p alone names the range `gsys start -c nvtx` arms. Each window becomes its\n"
+           "own report; COMMAND keeps running. `gsys status` shows the session, `gsys shutdown`\n"
            "ends the session. The exit code is COMMAND's.\n\n"
            "options:\n" +
            CaptureOptionsHelp(CaptureVerb::kLaunch, OwnFlags());
@@ -62,6 +63,9 @@ class LaunchCommand : public Subcommand {
     o.argv = flags.positionals();
     o.options = c;
     if (!c.capture_range.empty()) o.options.capture_range_end = "repeat";  // a window per range
+    // -p alone: `gsys start -c nvtx` arms the range; the tree stops at each range's end and
+    // the session re-arms it for repeat[:N] (cli/live_requests.cc).
+    if (c.capture_range.empty() && !c.nvtx_capture.empty()) o.options.capture_range_end = "stop";
     o.session_name = c.session_new;
     o.output = c.output;
     o.upload = flags.Last("upload").value_or("");

@@ -12,9 +12,11 @@
 #include <memory>
 
 #include "cli/capture_settings.h"
+#include "cli/live_requests.h"
 #include "cli/exit_codes.h"
 #include "cli/stats_summary.h"
 #include "cli/stderr_line.h"
+#include "cli/subcommand.h"
 #include "common/one_line.h"
 #include "common/secret_env.h"
 #include "common/strings.h"
@@ -22,14 +24,18 @@
 #include "launcher/launcher.h"
 #include "launcher/sanitizer_runtime.h"
 #include "serving/live_session.h"
+#include "serving/range_outcome.h"
 #include "serving/serving_config.h"
 #include "serving/session_registry.h"
 #include "serving/window_scheduler.h"
 #include "upload/upload.h"
+#include "export/exporter.h"
 
 extern char** environ;
 
 namespace gsys::cli {
+
+std::unique_ptr<Subcommand> MakeStatsCommand();
 
 namespace {
 
@@ -59,51 +65,6 @@ std::vector<std::string> InheritedEnv() {
 }
 
 double Seconds(int64_t ns) { return static_cast<double>(ns) / 1e9; }
-
-// What a live run shares between the launcher's hooks.
-struct LiveState {
-  const LiveRunOptions* options = nullptr;
-  launcher::LaunchOptions* launch = nullptr;
-  std::unique_ptr<serving::LiveSession> live;
-  std::unique_ptr<serving::WindowScheduler> schedule;
-  bool scheduled_open = false;
-  bool end_requested = false;
-  std::string dir;
-};
-
-void HandleRequest(LiveState& st, const serving::PendingRequest& r, int64_t now) {
-  const std::string& verb = r.fields.count("verb") ? r.fields.at("verb") : "";
-  if (verb == "start") {
-    serving::WindowRequest w;
-    if (auto it = r.fields.find("output"); it != r.fields.end()) w.output = it->second;
-    if (auto it = r.fields.find("duration_ns"); it != r.fields.end()) {
-      w.duration_ns = std::max<int64_t>(0, ParseInt64(it->second).value_or(0));
-    }
-    if (Status ok = st.live->CheckRequest(w); !ok.ok()) {
-      serving::Respond(r, {{"error", ok.message()}});
-      return;
-    }
-    if (!st.live->Open(now, w)) {
-      serving::Respond(r, {{"error", "a capture window is already open (gsys stop closes it)"}});
-      return;
-    }
-    serving::Respond(r, {{"window", std::to_string(st.live->windows() + 1)}});
-  } else if (verb == "stop") {
-    std::string path;
-    if (!st.live->Close(now, &path, r.response_file)) {
-      serving::Respond(r, {{"error", "no capture window is open (gsys start opens one)"}});
-    }
-  } else if (verb == "shutdown") {
-    st.end_requested = true;
-    if (auto it = r.fields.find("kill"); it != r.fields.end()) {
-      int64_t sig = ParseInt64(it->second).value_or(SIGTERM);
-      st.launch->kill_signal = sig >= 0 && sig < 65 ? static_cast<int>(sig) : SIGTERM;
-    }
-    serving::Respond(r, {{"ok", "1"}});
-  } else {
-    serving::Respond(r, {{"error", "unknown request '" + OneLine(verb, 64) + "'"}});
-  }
-}
 
 bool OnTick(LiveState& st, int64_t now) {
   if (st.schedule) {
@@ -209,6 +170,13 @@ Result<int> RunLive(const LiveRunOptions& o) {
   };
   lso.hooks.summarize = WriteStatsSummaries;
   lso.hooks.upload = Upload;
+  lso.hooks.export_report = [](const std::string& report, const std::string& type) {
+    return export_::ExportReport(report, type, "", false);
+  };
+  lso.hooks.print_stats = [](const std::string& report) {
+    auto rc = MakeStatsCommand()->Run({report});
+    if (!rc.ok()) std::fprintf(stderr, "%s\n", rc.status().message().c_str());
+  };
   lso.max_repeat = o.max_range_windows;
   {
     // Where `gsys start -o` names may point: the directory of the session's own reports (the
@@ -262,6 +230,11 @@ Result<int> RunLive(const LiveRunOptions& o) {
                  "the raw capture stays in %s\n", left, Seconds(o.shutdown_timeout_ns), dir->c_str());
   } else if (fin.failures() == 0 && std::getenv("GSYS_KEEP_SESSION") == nullptr) {
     fs::remove_all(*dir, ec);
+  }
+  if ((range || st.range_armed_ever) && st.live->control().range_windows_opened() == 0) {
+    serving::RangeOutcomeInput in{range ? o.options.capture_range : "nvtx", o.options.nvtx_capture,
+                                  capture.nvtx_registered_only, {}, false};
+    std::fprintf(stderr, "gsys: %s\n", serving::NeverOpenedLine(in, st.live->control()).c_str());
   }
   if (st.live->windows() == 0) std::fprintf(stderr, "gsys: no capture window was opened; no report written\n");
   return TargetExit(launched->exit_code, launched->term_signal,

@@ -32,6 +32,7 @@
 #include "cli/session_linger.h"
 #include "cli/stderr_line.h"
 #include "serving/control_file.h"
+#include "serving/range_outcome.h"
 #include "report/import/capture_log.h"
 #include "report/import/importer.h"
 
@@ -160,6 +161,7 @@ Result<int> ProfileCommand::Run(const std::vector<std::string>& args) {
   if (!control.ok()) return Error(control.status().code(), "profile: " + control.status().message());
   if (!c.capture_range.empty() && StartsWith(c.capture_range_end, "repeat")) {
     RepeatRun run{plan.launch, c.session_dir, 0, OnStarted, &plan, &plan.report_path};
+    run.range = {c.capture_range, c.nvtx_capture, c.nvtx_registered_only, {}, false};
     run.linger = !plan.stop_on_exit;
     size_t colon = c.capture_range_end.find(':');
     if (colon != std::string::npos) run.max_ranges = static_cast<int>(ParseInt64(c.capture_range_end.substr(colon + 1)).value_or(0));
@@ -183,6 +185,9 @@ Result<int> ProfileCommand::Run(const std::vector<std::string>& args) {
   for (const auto& line : report::ReadCaptureLog(plan.capture.session_dir)) {
     std::fprintf(stderr, "%s\n", line.c_str());
   }
+  serving::PrintRangeOutcome({c.capture_range, c.nvtx_capture, c.nvtx_registered_only, {}, false},
+                             *control, launched->session_ended_early, plan.launch.stop_request_file,
+                             plan.launch.kill_signal);
   report::ImportOptions io;
   io.session_dir = plan.capture.session_dir;
   io.output_path = plan.report_path;

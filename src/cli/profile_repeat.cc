@@ -63,7 +63,10 @@ Result<int> RunRepeatedRanges(RepeatRun run, serving::ControlFile control) {
   make_live();
   int64_t now = launcher::MonotonicNowNs();
   int left = live->Finish(now, now + 600'000'000'000);
-  if (live->windows() == 0) std::fprintf(stderr, "gsys: no capture range was seen; no report written\n");
+  if (live->windows() == 0) {
+    std::fprintf(stderr, "gsys: %s; no report written\n",
+                 serving::NeverOpenedLine(run.range, live->control()).c_str());
+  }
   std::error_code ec;
   if (left == 0 && live->finalizer().failures() == 0 && std::getenv("GSYS_KEEP_SESSION") == nullptr) {
     std::filesystem::remove_all(run.session_dir, ec);

@@ -10,6 +10,7 @@
 #include "common/status.h"
 #include "launcher/launcher.h"
 #include "serving/control_file.h"
+#include "serving/range_outcome.h"
 
 namespace gsys::cli {
 
@@ -21,6 +22,7 @@ struct RepeatRun {
   void (*on_started)(pid_t, void*) = nullptr;
   void* context = nullptr;
   const std::string* report_path = nullptr;  // filled in by on_started
+  serving::RangeOutcomeInput range{};  // -c/-p: what to say when no range opened
   bool linger = false;  // -x false: after the target exits, wait for the session's duration
 };
 

@@ -4,24 +4,17 @@
 #include <csignal>
 #include <cstdio>
 
-#include "cli/flags.h"
+#include "cli/session_verb.h"
 #include "cli/subcommand.h"
 #include "common/strings.h"
-#include "serving/session_registry.h"
 
 namespace gsys::cli {
-
-Result<serving::SessionInfo> FindLiveSession(const std::string& verb, const ParsedFlags& flags);
-
 namespace {
 
 const std::vector<FlagSpec>& ShutdownFlags() {
-  static const std::vector<FlagSpec> kFlags = {
-      {"session", 0, FlagValue::kRequired, "NAME", "The session (default: the only live one)."},
-      {"kill", 0, FlagValue::kRequired, "none|sigterm|sigkill|N",
-       "Signal sent to the process tree. Default: sigterm; none leaves it running."},
-      {"help", 'h', FlagValue::kNone, "", "Show this help."},
-  };
+  static const std::vector<FlagSpec> kFlags = SessionVerbFlags(
+      {{"kill", 0, FlagValue::kRequired, "none|sigterm|sigkill|N",
+        "Signal sent to the process tree. Default: sigterm; none leaves it running."}});
   return kFlags;
 }
 
@@ -37,15 +30,9 @@ class ShutdownCommand : public Subcommand {
            FlagsHelp(ShutdownFlags());
   }
   Result<int> Run(const std::vector<std::string>& args) override {
-    GSYS_ASSIGN_OR_RETURN(ParsedFlags flags, ParseFlags("shutdown", ShutdownFlags(), args, false));
-    if (flags.Has("help")) {
-      std::fputs(Help().c_str(), stdout);
-      return 0;
-    }
-    if (!flags.positionals().empty()) {
-      return Error(StatusCode::kInvalidArgument, "shutdown: unexpected argument '" + flags.positionals()[0] + "'");
-    }
-    std::string kill = flags.Last("kill").value_or("sigterm");
+    GSYS_ASSIGN_OR_RETURN(auto flags, ParseSessionVerb("shutdown", ShutdownFlags(), args, Help()));
+    if (!flags) return 0;
+    std::string kill = flags->Last("kill").value_or("sigterm");
     int sig = -1;
     if (kill == "none") sig = 0;
     if (kill == "sigterm") sig = SIGTERM;
@@ -54,7 +41,7 @@ class ShutdownCommand : public Subcommand {
     if (sig < 0) {
       return Error(StatusCode::kInvalidArgument, "shutdown: bad --kill '" + kill + "' (expected none, sigterm, sigkill or a signal number)");
     }
-    GSYS_ASSIGN_OR_RETURN(serving::SessionInfo session, FindLiveSession("shutdown", flags));
+    GSYS_ASSIGN_OR_RETURN(serving::SessionInfo session, FindLiveSession("shutdown", *flags));
     auto answer = serving::SendRequest(session, {{"verb", "shutdown"}, {"kill", std::to_string(sig)}}, 10000);
     // The session may end (and remove its folder) before the answer is read: that is success.
     if (!answer.ok() && answer.status().code() != StatusCode::kNotFound) {

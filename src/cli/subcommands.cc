@@ -13,6 +13,7 @@ std::unique_ptr<Subcommand> MakeProfileCommand(), MakeImportCommand();  // captu
 std::unique_ptr<Subcommand> MakeUploadCommand();  // issue 7
 std::unique_ptr<Subcommand> MakeWrapCommand(), MakeLaunchCommand(), MakeStartCommand(),
     MakeStopCommand(), MakeSessionsCommand(), MakeShutdownCommand();  // serving (issue 7)
+std::unique_ptr<Subcommand> MakeCancelCommand(), MakeStatusCommand();  // issue 19
 
 std::vector<std::unique_ptr<Subcommand>> MakeSubcommands() {
   std::vector<std::unique_ptr<Subcommand>> verbs;
@@ -25,7 +26,8 @@ std::vector<std::unique_ptr<Subcommand>> MakeSubcommands() {
   verbs.push_back(MakeImportCommand());
   verbs.push_back(MakeUploadCommand());
   for (auto* make : {MakeWrapCommand, MakeLaunchCommand, MakeStartCommand, MakeStopCommand,
-                     MakeSessionsCommand, MakeShutdownCommand}) {
+                     MakeCancelCommand, MakeStatusCommand, MakeSessionsCommand,
+                     MakeShutdownCommand}) {
     verbs.push_back(make());
   }
   return verbs;

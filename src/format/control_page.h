@@ -26,6 +26,18 @@ inline constexpr uint32_t kControlPageBytes = 4096;
 // Session-wide NVTX capture-range trigger states (ControlPage::trigger).
 enum ControlTrigger : uint32_t { kTriggerNone = 0, kTriggerArmed = 1, kTriggerActive = 2, kTriggerDone = 3 };
 
+// NVTX ranges an armed -c nvtx trigger saw and did not match, so that a range that never opens
+// can be explained ("ranges seen: ..."). Slot i is claimed with seen_claimed.fetch_add; its
+// text is written first, then `hash` (release): a reader takes a slot whose hash is not 0.
+inline constexpr uint32_t kControlSeenSlots = 16;
+inline constexpr uint32_t kControlSeenTextBytes = 118;
+struct ControlSeenName {
+  std::atomic<uint64_t> hash;  // 0 = not written yet
+  uint8_t registered;          // 1: a registered string (0: a plain string)
+  uint8_t len;                 // bytes of `text` ("NAME@DOMAIN", cut)
+  char text[kControlSeenTextBytes];
+};
+
 // One window opened by a capture range inside the tree, CLOCK_MONOTONIC ns.
 struct ControlWindow {
   std::atomic<int64_t> start_ns;
@@ -49,6 +61,10 @@ struct alignas(kControlPageBytes) ControlPage {
   // exec or a fatal signal), summed over the session: not kept, counted. After `ring` so
   // that pages of sessions written before it read as 0 here.
   std::atomic<uint64_t> records_after_final_flush;
+  // Unmatched trigger names (ControlSeenName); appended after the fields above, so pages of
+  // sessions written before read as "none seen".
+  std::atomic<uint32_t> seen_claimed;  // slots claimed (may exceed kControlSeenSlots: not kept)
+  ControlSeenName seen[kControlSeenSlots];
 };
 static_assert(sizeof(ControlPage) == kControlPageBytes);
 static_assert(std::atomic<uint32_t>::is_always_lock_free && std::atomic<int64_t>::is_always_lock_free &&

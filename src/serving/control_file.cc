@@ -48,6 +48,45 @@ void ControlFile::SetRecording(bool on) { page_->recording.store(on ? 1 : 0, std
 
 bool ControlFile::recording() const { return page_->recording.load(std::memory_order_acquire) != 0; }
 
+uint64_t ControlFile::range_windows_opened() const {
+  return page_->windows_opened.load(std::memory_order_acquire);
+}
+
+void ControlFile::ArmTrigger() {
+  page_->trigger.store(format::kTriggerArmed, std::memory_order_release);
+}
+
+bool ControlFile::DisarmTrigger() {
+  uint32_t t = page_->trigger.load(std::memory_order_acquire);
+  while (t != format::kTriggerActive) {
+    if (page_->trigger.compare_exchange_weak(t, format::kTriggerNone, std::memory_order_acq_rel)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+bool ControlFile::trigger_armed() const {
+  uint32_t t = page_->trigger.load(std::memory_order_acquire);
+  return t == format::kTriggerArmed || t == format::kTriggerActive;
+}
+
+std::vector<SeenRange> ControlFile::SeenRanges(bool* more) const {
+  std::vector<SeenRange> out;
+  uint32_t claimed = page_->seen_claimed.load(std::memory_order_acquire);
+  if (more != nullptr) *more = claimed > format::kControlSeenSlots;
+  for (uint32_t i = 0; i < claimed && i < format::kControlSeenSlots; ++i) {
+    const format::ControlSeenName& s = page_->seen[i];
+    if (s.hash.load(std::memory_order_acquire) == 0) continue;  // claimed, not written yet
+    size_t len = s.len < format::kControlSeenTextBytes ? s.len : format::kControlSeenTextBytes;
+    SeenRange r{std::string(s.text, len), s.registered != 0};
+    bool dup = false;  // two processes may add the same name at the same time
+    for (const auto& o : out) dup = dup || (o.name == r.name && o.registered == r.registered);
+    if (!dup) out.push_back(std::move(r));
+  }
+  return out;
+}
+
 void ControlFile::PollRangeWindows(const std::function<void(int64_t, int64_t)>& on_window,
                                    bool include_open, int64_t now_ns) {
   uint64_t closed = page_->windows_closed.load(std::memory_order_acquire);

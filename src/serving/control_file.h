@@ -9,11 +9,19 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "common/status.h"
 #include "format/control_page.h"
 
 namespace gsys::serving {
+
+// A range an armed NVTX trigger saw and did not match ("NAME@DOMAIN", or NAME in the default
+// domain).
+struct SeenRange {
+  std::string name;
+  bool registered = false;  // a registered string (else a plain one)
+};
 
 class ControlFile {
  public:
@@ -29,6 +37,18 @@ class ControlFile {
   // Calls on_window(start_ns, end_ns) once for every range-opened window that closed since the
   // last call (oldest first). With `include_open`, a window still open is reported as ending at
   // `now_ns` (the tree exited inside it).
+  // Windows capture ranges have opened so far (0: the range never opened).
+  uint64_t range_windows_opened() const;
+  // Arms the session-wide NVTX trigger (`gsys start -c nvtx`); the tree matches it only when
+  // it was started with -p/--nvtx-capture.
+  void ArmTrigger();
+  // Disarms it; false (and nothing changed) while a range holds a window open: only the range's
+  // end closes that window cleanly.
+  bool DisarmTrigger();
+  bool trigger_armed() const;
+  // The unmatched ranges the tree saw while the trigger was armed, distinct, in the order they
+  // were first seen; `more` (optional) says whether the tree saw more than the page keeps.
+  std::vector<SeenRange> SeenRanges(bool* more = nullptr) const;
   void PollRangeWindows(const std::function<void(int64_t, int64_t)>& on_window, bool include_open = false,
                         int64_t now_ns = 0);
 

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <utility>
 #include <vector>
@@ -74,6 +75,48 @@ TEST_F(ControlFileTest, RangeWindowsAreReportedOnceInOrder) {
   EXPECT_EQ(seen.size(), 2u);
   c->PollRangeWindows(collect, true, 99);
   EXPECT_EQ(seen.back(), (std::pair<int64_t, int64_t>{50, 99}));
+  munmap(other, format::kControlPageBytes);
+}
+
+TEST_F(ControlFileTest, SeenRangesAreWrittenSlotsDeduplicated) {
+  auto c = ControlFile::Create(dir_, false, true);
+  ASSERT_TRUE(c.ok());
+  format::ControlPage* other = MapAsProcess(dir_);
+  ASSERT_NE(other, nullptr);
+  auto put = [&](uint32_t slot, const std::string& text, bool registered, uint64_t hash) {
+    format::ControlSeenName& s = other->seen[slot];
+    std::memcpy(s.text, text.data(), text.size());
+    s.len = static_cast<uint8_t>(text.size());
+    s.registered = registered ? 1 : 0;
+    s.hash.store(hash);
+  };
+  bool more = true;
+  EXPECT_TRUE(c->SeenRanges(&more).empty());
+  EXPECT_FALSE(more);
+  put(0, "step@Train", false, 7);
+  put(1, "init", true, 8);
+  put(3, "step@Train", false, 9);  // a second process added the same name
+  other->seen_claimed.store(4);     // slot 2 claimed, its text not written yet: skipped
+  auto seen = c->SeenRanges(&more);
+  ASSERT_EQ(seen.size(), 2u);
+  EXPECT_EQ(seen[0].name, "step@Train");
+  EXPECT_FALSE(seen[0].registered);
+  EXPECT_EQ(seen[1].name, "init");
+  EXPECT_TRUE(seen[1].registered);
+  EXPECT_FALSE(more);
+  other->seen_claimed.store(format::kControlSeenSlots + 3);  // the tree saw more than it kept
+  c->SeenRanges(&more);
+  EXPECT_TRUE(more);
+  EXPECT_TRUE(c->trigger_armed());
+  other->trigger.store(format::kTriggerActive);  // a range holds a window open
+  EXPECT_FALSE(c->DisarmTrigger());
+  EXPECT_EQ(other->trigger.load(), format::kTriggerActive);
+  other->trigger.store(format::kTriggerDone);
+  EXPECT_TRUE(c->DisarmTrigger());
+  EXPECT_EQ(other->trigger.load(), format::kTriggerNone);
+  EXPECT_FALSE(c->trigger_armed());
+  c->ArmTrigger();
+  EXPECT_EQ(other->trigger.load(), format::kTriggerArmed);
   munmap(other, format::kControlPageBytes);
 }
 

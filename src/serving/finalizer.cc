@@ -70,12 +70,12 @@ void WaitForStreams(const std::string& dir, int64_t end_ns, int64_t deadline_ns)
   }
 }
 
-void Respond(const std::string& file, const std::string& key, const std::string& value) {
+void Respond(const std::string& file, const format::SessionMeta& answer) {
   if (file.empty()) return;
   std::string tmp = file + ".tmp";
   {
     std::ofstream out(tmp);
-    out << format::SerializeSessionMeta({{key, value}});
+    out << format::SerializeSessionMeta(answer);
   }
   std::rename(tmp.c_str(), file.c_str());
 }
@@ -101,7 +101,7 @@ int RunWindowJob(const WindowJob& job, const FinalizeHooks& hooks) {
   if (!sum.ok()) {
     std::fprintf(stderr, "gsys: window %d: %s (the raw capture stays in %s)\n", job.index,
                  sum.status().message().c_str(), job.session_dir.c_str());
-    Respond(job.response_file, "error", sum.status().message());
+    Respond(job.response_file, {{"error", sum.status().message()}});
     return 1;
   }
   std::fprintf(stderr, "gsys: window %d: generated %s: %llu NVTX events, %llu OS runtime events, "
@@ -111,6 +111,18 @@ int RunWindowJob(const WindowJob& job, const FinalizeHooks& hooks) {
                static_cast<unsigned long long>(sum->cuda_kernels),
                static_cast<double>(job.end_ns - job.start_ns) / 1e9);
   for (const auto& w : sum->warnings) std::fprintf(stderr, "gsys: window %d: warning: %s\n", job.index, w.c_str());
+  for (const auto& type : job.exports) {
+    Status ok = hooks.export_report ? hooks.export_report(job.report_path, type)
+                                    : Error(StatusCode::kUnsupported, "no exporter");
+    if (!ok.ok()) std::fprintf(stderr, "gsys: window %d: %s\n", job.index, ok.message().c_str());
+  }
+  // With --stats, whoever waits for the report prints them (`gsys stop`, told so by the
+  // answer); a window nobody waits for (start -d, the tree's end) prints them here.
+  if (job.stats && job.response_file.empty() && hooks.print_stats) {
+    std::fflush(stderr);
+    hooks.print_stats(job.report_path);
+    std::fflush(stdout);
+  }
   std::vector<std::string> files = {job.report_path};
   if (hooks.summarize) {
     for (const auto& f : hooks.summarize(job.report_path)) files.push_back(f);
@@ -130,7 +142,7 @@ int RunWindowJob(const WindowJob& job, const FinalizeHooks& hooks) {
       }
     }
   }
-  Respond(job.response_file, "report", job.report_path);
+  Respond(job.response_file, {{"report", job.report_path}, {"stats", job.stats ? "1" : "0"}});
   std::fflush(stderr);
   return rc;
 }

@@ -29,6 +29,8 @@ struct WindowJob {
   std::string upload;           // "" = keep on disk only
   std::string response_file;    // written when done: "report=PATH\n" or "error=MESSAGE\n"
   bool tree_exited = false;     // the streams are complete: no need to wait for a flush
+  bool stats = false;           // `gsys start --stats`: the default stats reports
+  std::vector<std::string> exports;  // `gsys start --export`: types written beside the report
 };
 
 struct FinalizeHooks {
@@ -36,6 +38,10 @@ struct FinalizeHooks {
   std::function<std::vector<std::string>(const std::string& report)> summarize;
   // Uploads `path` to `dest`. Empty = no upload support.
   std::function<Status(const std::string& path, const std::string& dest)> upload;
+  // Writes the `type` export of `report` beside it (gsys export's default name).
+  std::function<Status(const std::string& report, const std::string& type)> export_report;
+  // Prints the default stats reports of `report` on stdout.
+  std::function<void(const std::string& report)> print_stats;
 };
 
 // How long after a window closes the streams surely hold it: every process drains its buffers

@@ -15,6 +15,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "serving/control_file.h"
 #include "serving/finalizer.h"
@@ -33,11 +34,26 @@ struct LiveSessionOptions {
   std::string request_output_dir;
 };
 
-// Overrides for one launcher-opened window (`gsys start -o OUT -d SEC`).
+// Overrides for one launcher-opened window (`gsys start -o OUT -d SEC --stats --export T`),
+// or for the windows of a range `gsys start -c nvtx` armed.
 struct WindowRequest {
   std::string output;           // "" = the session's naming
   int64_t duration_ns = 0;      // 0 = until Close()
   std::string response_file;    // answered by the window's finalizer
+  bool stats = false;           // print the default stats reports of the report
+  std::vector<std::string> exports;  // export types written beside the report
+};
+
+// What `gsys status` shows of a session.
+struct LiveStatus {
+  bool window_open = false;      // a launcher window (gsys start) is open
+  int64_t open_for_ns = 0;       // since it opened
+  bool range_armed = false;      // `gsys start -c nvtx` armed the tree's NVTX range
+  bool range_recording = false;  // a capture range holds a window open now
+  int range_windows_left = 0;    // windows the armed range may still open (-1: no limit)
+  int windows = 0;               // windows handed to a finalizer
+  int cancelled = 0;
+  int finalizing = 0, failed = 0, written = 0;
 };
 
 class LiveSession {
@@ -52,7 +68,17 @@ class LiveSession {
   bool Open(int64_t now, const WindowRequest& request = {});
   // Closes the launcher window and starts its finalizer; false when none is open.
   // `response_file` (if not empty) replaces the window's own (`gsys stop` waits on it).
-  bool Close(int64_t now, std::string* report_path = nullptr, const std::string& response_file = "");
+  // `keep_ns` > 0 keeps only the window's last `keep_ns` (`gsys stop --keep`).
+  bool Close(int64_t now, std::string* report_path = nullptr, const std::string& response_file = "",
+             int64_t keep_ns = 0);
+  // Discards the open launcher window, or the armed range and the window it holds open, without
+  // a report (`gsys cancel`); false when there is neither.
+  bool Cancel();
+  // `gsys start -c nvtx`: arms the tree's NVTX trigger (the tree must have been started with
+  // -p) for at most `max_windows` range windows (0 = no limit), each written as `request` says.
+  void ArmRange(const WindowRequest& request, int max_windows);
+  bool range_armed() const { return armed_.has_value(); }
+  LiveStatus StatusAt(int64_t now) const;
   // Duration limits and range windows of the tree.
   void Tick(int64_t now);
   // The tree exited (or gsys is ending): closes what is open, finalizes it, waits at most until
@@ -70,17 +96,26 @@ class LiveSession {
     int64_t start_ns;
     WindowRequest request;
   };
+  struct ArmedRange {
+    WindowRequest request;
+    int left;           // windows still to finalize; -1 = no limit
+    bool discard_next;  // `gsys cancel` while the range held a window open
+  };
   void StartFinalizer(int64_t start, int64_t end, const WindowRequest& request, bool tree_exited);
+  // One window a capture range closed (`tree_exited`: at the end of the tree).
+  void OnRangeWindow(int64_t start, int64_t end, bool tree_exited);
   Result<std::string> ReportPathFor(const WindowRequest& request);
 
   LiveSessionOptions options_;
   ControlFile control_;
   Finalizer finalizer_;
   std::optional<OpenWindow> open_;
+  std::optional<ArmedRange> armed_;
   std::set<std::string> reserved_;  // report paths handed out (not written yet)
   std::string last_report_;
   int windows_ = 0;
   int range_windows_ = 0;
+  int cancelled_ = 0;
 };
 
 }  // namespace gsys::serving

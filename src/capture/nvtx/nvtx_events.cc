@@ -14,6 +14,7 @@
 #include "capture/entry/context.h"
 #include "capture/nvtx/nvtx_registry.h"
 #include "capture/nvtx/nvtx_text.h"
+#include "capture/nvtx/nvtx_trigger_seen.h"
 #include "capture/sink/sink.h"
 #include "format/record.h"
 
@@ -176,7 +177,10 @@ void EmitWindow(bool started) {
 
 // Opens the capture window when an armed trigger matches a range being opened.
 void MaybeOpen(uint32_t domain, const Message& m, bool is_push, uint64_t range_id) {
-  if (!TriggerMatches(domain, m)) return;
+  if (!TriggerMatches(domain, m)) {
+    NvtxTriggerNoteMiss(domain, m.text, m.len, m.registered, m.wide);
+    return;
+  }
   uint32_t expected = kArmed;
   if (!g_trigger.compare_exchange_strong(expected, kActive)) return;
   g_trigger_domain.store(domain);

@@ -180,6 +180,30 @@ bool NvtxRegistryStringKnown(uint64_t handle) {
   return handle != 0 && handle < r.next_string.load(std::memory_order_acquire);
 }
 
+size_t NvtxRegistryNameOf(RecordKind kind, uint64_t id, char* out, size_t cap) {
+  if (cap == 0) return 0;
+  out[0] = '\0';
+  Locked lock;
+  if (!lock.ok() || r.table.arena() == nullptr) return 0;
+  const uint8_t* p = r.table.arena();
+  const uint8_t* end = p + r.table.used();
+  while (p + sizeof(format::RecordHeader) + sizeof(format::NvtxNameBody) <= end) {
+    format::RecordHeader h;
+    format::NvtxNameBody b;
+    std::memcpy(&h, p, sizeof(h));
+    std::memcpy(&b, p + sizeof(h), sizeof(b));
+    if (h.size == 0) break;
+    if (h.kind == static_cast<uint16_t>(kind) && b.id == id) {
+      size_t n = b.text_len < cap - 1 ? b.text_len : cap - 1;
+      std::memcpy(out, p + sizeof(h) + sizeof(b), n);
+      out[n] = '\0';
+      return n;
+    }
+    p += h.size;
+  }
+  return 0;
+}
+
 size_t NvtxRegistryCopy(uint8_t* out, size_t cap) {
   // Called with the registry locked by NvtxRegistryForkPrepare in the parent, so the arena
   // is consistent in the child.

@@ -16,6 +16,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "format/record.h"
+
 namespace gsys::capture {
 
 bool NvtxRegistryInit();
@@ -31,6 +33,10 @@ void NvtxRegistryCategory(uint32_t domain, uint32_t category, const char* name, 
 uint32_t NvtxRegistryDomainOf(uintptr_t handle);
 // Whether `handle` is a registered-string handle this process returned.
 bool NvtxRegistryStringKnown(uint64_t handle);
+// The name of domain `id` (kind kNvtxDomainCreate) or the text of registered string `id`
+// (kNvtxRegisterString), cut to `cap` - 1 bytes and NUL-terminated; returns its length (0: none).
+// A linear walk of the arena: for cold paths only (an unmatched capture-range trigger).
+size_t NvtxRegistryNameOf(format::RecordKind kind, uint64_t id, char* out, size_t cap);
 // Copies the arena (whole records) into `out`; returns bytes copied.
 size_t NvtxRegistryCopy(uint8_t* out, size_t cap);
 void NvtxRegistryForkPrepare();

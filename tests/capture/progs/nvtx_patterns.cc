@@ -192,6 +192,22 @@ int Killable(int n) {
   }
 }
 
+// Live sessions (gsys start -c nvtx): endless "step" ranges around M "work" ranges, with an
+// "outside" range between them; says "ready" once the first step is done.
+int Steps(int m) {
+  for (int i = 0;; ++i) {
+    PushPop("outside", 1);
+    nvtxRangePushA("step");
+    PushPop("work", m);
+    nvtxRangePop();
+    if (i == 0) {
+      std::printf("ready\n");
+      std::fflush(stdout);
+    }
+    usleep(2000);
+  }
+}
+
 // Capture-range windows (serving tests): N times a "win" range around M "work" ranges, with
 // "outside" ranges between them.
 int Windows(int n, int m) {
@@ -361,6 +377,7 @@ int main(int argc, char** argv) {
   if (mode == "crash") return Crash(argc > 2 ? argv[2] : "segv", arg(3, 10));
   if (mode == "killable") return Killable(arg(2, 10));
   if (mode == "delayed") return Delayed(arg(2, 10), arg(3, 1500));
+  if (mode == "steps") return Steps(arg(2, 3));
   if (mode == "windows") return Windows(arg(2, 3), arg(3, 4));
   if (mode == "windows_child") return WindowsChild(argv[0], arg(3, 5));
   if (mode == "child_part") return ChildPart(arg(2, 5));

@@ -6,6 +6,8 @@
 
 #include <cstdio>
 
+#include "common/one_line.h"
+
 namespace gsys::serving {
 namespace {
 
@@ -45,18 +47,19 @@ std::string NeverOpenedLine(const RangeOutcomeInput& in) {
            "(-c cudaProfilerApi)";
   }
   std::string line = "the capture range never opened: no NVTX range matched -p '" +
-                     in.nvtx_capture + "'";
+                     OneLine(in.nvtx_capture, 200) + "'";
   if (in.seen.empty()) return line + "; the program opened no NVTX range while it was armed";
   line += "; ranges seen: ";
   const SeenRange* skipped_plain = nullptr;
   for (size_t i = 0; i < in.seen.size(); ++i) {
     const SeenRange& s = in.seen[i];
-    line += (i == 0 ? "" : ", ") + s.name + (s.registered ? " (registered)" : "");
+    // Names come from the program: a control character in one never reaches the terminal raw.
+    line += (i == 0 ? "" : ", ") + OneLine(s.name, 200) + (s.registered ? " (registered)" : "");
     if (in.registered_only && !s.registered && Wanted(s.name, in.nvtx_capture)) skipped_plain = &s;
   }
   if (in.more_seen) line += ", ...";
   if (skipped_plain != nullptr) {
-    line += "; '" + skipped_plain->name + "' is a plain string, and "
+    line += "; '" + OneLine(skipped_plain->name, 200) + "' is a plain string, and "
             "NSYS_NVTX_PROFILER_REGISTER_ONLY=1 matches registered strings only";
   }
   return line;

@@ -17,6 +17,14 @@ TEST(RangeOutcomeTest, NeverOpenedListsTheRangesSeen) {
   EXPECT_EQ(NeverOpenedLine(in).substr(NeverOpenedLine(in).size() - 5), ", ...");
 }
 
+TEST(RangeOutcomeTest, ControlCharactersInSeenNamesAreEscaped) {
+  RangeOutcomeInput in{"nvtx", "x", false, {{"evil\x1b]0;pwned\x07\nline", false}}, false};
+  std::string line = NeverOpenedLine(in);
+  EXPECT_EQ(line.find('\x1b'), std::string::npos) << line;
+  EXPECT_EQ(line.find('\n'), std::string::npos) << line;
+  EXPECT_NE(line.find("ranges seen: evil"), std::string::npos) << line;
+}
+
 TEST(RangeOutcomeTest, NothingSeen) {
   RangeOutcomeInput in{"nvtx", "x", false, {}, false};
   EXPECT_EQ(NeverOpenedLine(in), "the capture range never opened: no NVTX range matched -p 'x'; "

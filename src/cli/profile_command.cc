@@ -165,6 +165,7 @@ Result<int> ProfileCommand::Run(const std::vector<std::string>& args) {
     run.linger = !plan.stop_on_exit;
     size_t colon = c.capture_range_end.find(':');
     if (colon != std::string::npos) run.max_ranges = static_cast<int>(ParseInt64(c.capture_range_end.substr(colon + 1)).value_or(0));
+    run.shutdown_after_max = StartsWith(c.capture_range_end, "repeat-shutdown");
     return RunRepeatedRanges(std::move(run), std::move(*control));
   }
   if (!plan.stop_on_exit) HoldEndingSignals();

@@ -44,9 +44,18 @@ Result<int> RunRepeatedRanges(RepeatRun run, serving::ControlFile control) {
     live = std::make_unique<serving::LiveSession>(std::move(o), std::move(*pending));
     pending.reset();
   };
+  bool shut_down = false;
   run.launch.on_tick = [&](int64_t now) {
     make_live();
     live->Tick(now);
+    // repeat-shutdown:N, as nsys: after the N-th range the target gets the kill signal.
+    if (!shut_down && run.shutdown_after_max && run.max_ranges > 0 &&
+        live->range_windows() >= run.max_ranges) {
+      shut_down = true;
+      std::fprintf(stderr, "gsys: %d capture range(s) recorded (--capture-range-end repeat-shutdown:%d): "
+                   "ending the target\n", run.max_ranges, run.max_ranges);
+      return true;
+    }
     return false;
   };
   run.launch.on_other_child = [&](pid_t pid, int code) {

@@ -24,6 +24,7 @@ struct RepeatRun {
   const std::string* report_path = nullptr;  // filled in by on_started
   serving::RangeOutcomeInput range{};  // -c/-p: what to say when no range opened
   bool linger = false;  // -x false: after the target exits, wait for the session's duration
+  bool shutdown_after_max = false;  // repeat-shutdown:N: the N-th range's end ends the session
 };
 
 // Runs the target and writes one report per range. Returns the target's exit code.

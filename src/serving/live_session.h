@@ -88,6 +88,8 @@ class LiveSession {
   bool OnChildExit(pid_t pid, int exit_code) { return finalizer_.OnChildExit(pid, exit_code); }
 
   int windows() const { return windows_; }
+  // Windows that capture ranges opened (each counted once it closed), up to max_repeat.
+  int range_windows() const { return range_windows_; }
   const Finalizer& finalizer() const { return finalizer_; }
   ControlFile& control() { return control_; }
 

@@ -117,6 +117,19 @@ class StopShutdownTest(CliTestCase):
         self.assertEqual(p.returncode, 128 + 9, p.stderr)
         self.assertIn("and SIGKILL was sent to the target", p.stderr)
 
+    def test_repeat_shutdown_ends_the_target_after_n_ranges(self):
+        # nsys's repeat-shutdown:N: N reports, one per "during" range, then the kill signal.
+        out = os.path.join(self.tmp, "r")
+        p = run("profile", "-t", "nvtx", "-c", "nvtx", "-p", "during", "--capture-range-end",
+                "repeat-shutdown:2", "-o", out, "--", nvtx_program(), "killable", "3")
+        self.assertEqual(p.returncode, 128 + 15, p.stderr)
+        self.assertIn("gsys: 2 capture range(s) recorded (--capture-range-end "
+                      "repeat-shutdown:2): ending the target\n", p.stderr)
+        reports = sorted(f for f in os.listdir(self.tmp) if f.endswith(".gsys-rep"))
+        self.assertEqual(len(reports), 2, p.stderr)
+        for r in reports:
+            self.assertEqual(texts(os.path.join(self.tmp, r)), {"during": 1}, r)
+
 
 if __name__ == "__main__":
     cli_harness.main()

@@ -156,8 +156,8 @@ class OutputNameTest(CliTestCase):
 
     def test_a_q_variable_set_only_in_the_tree_with_repeat_ranges_is_refused(self):
         env = {k: v for k, v in os.environ.items() if k != "GSYS_TEST_UNSET_RANK"}
-        p = profile(self.tmp, "-t", "nvtx", "-c", "nvtx", "-p", "r", "--capture-range-end", "repeat", "true",
-                    name="r_%q{GSYS_TEST_UNSET_RANK}", env=env)
+        p = profile(self.tmp, "-t", "nvtx", "-c", "nvtx", "-p", "r", "--capture-range-end",
+                    "repeat", "true", name="r_%q{GSYS_TEST_UNSET_RANK}", env=env)
         self.assertOneLineError(p, EXIT_USAGE, "not supported with --capture-range-end=repeat")
         self.assertEqual(os.listdir(self.tmp), [])
 

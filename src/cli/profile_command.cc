@@ -310,7 +310,10 @@ Status BuildPlan(const ParsedFlags& flags, CaptureOptions o, Plan* plan) {
   if (c.capture_stop_ns) m["capture_end_ns"] = std::to_string(delay + duration);
   if (!plan->stop_on_exit) m["stop_on_exit"] = "false";
   if (!c.pytorch.empty()) m["pytorch"] = c.pytorch;
-  if (!plan->split_vars.empty()) m["output_vars"] = c.output_vars;
+  if (!plan->split_vars.empty()) {  // `gsys import` of a kept session splits it the same way
+    m["output_vars"] = c.output_vars;
+    m["output_pattern"] = plan->report_pattern;
+  }
   if (!c.capture_range.empty()) m["capture_range"] = c.capture_range + (c.nvtx_capture.empty() ? "" : " " + c.nvtx_capture);
   AddImportMeta(o, &m);
   return OkStatus();

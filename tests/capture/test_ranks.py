@@ -14,7 +14,8 @@
 3. --stats and --export run on each report.
 4. Crash safety: SIGKILLed worker programs (N+1 ranges flushed) are in their rank's report;
    gsys exits with the launcher's code.
-5. %q{RANK} set for gsys: one report named by gsys's value, every process in it (as before).
+5. `gsys import` of a kept session directory writes the same per-rank reports.
+6. %q{RANK} set for gsys: one report named by gsys's value, every process in it (as before).
 """
 import argparse
 import csv
@@ -167,6 +168,23 @@ def sigkilled_workers(tmp):
             check(killed == [(1,)], f"rank {rank}: the killed process is reported: {killed}")
 
 
+def import_kept_session(tmp):
+    out = os.path.join(tmp, "import")
+    os.makedirs(out)
+    p = profile([sys.executable, TORCHRUN, "--nproc_per_node=2", ARGS.prog, "nested", "{rank+1}"],
+                out, env=env_without_ranks(GSYS_KEEP_SESSION="1"))
+    check(p.returncode == 0, f"kept-session run: {p.returncode} {p.stderr}")
+    before = {n: pids(os.path.join(out, n)) for n in names(out) if n.endswith(".gsys-rep")}
+    for n in before:
+        os.remove(os.path.join(out, n))
+    p = subprocess.run([ARGS.gsys, "import", os.path.join(out, "profile_.gsys-session")],
+                       capture_output=True, text=True, timeout=120)
+    check(p.returncode == 0, f"import: {p.returncode} {p.stderr}")
+    after = {n: pids(os.path.join(out, n)) for n in names(out) if n.endswith(".gsys-rep")}
+    check(sorted(before) == ["profile_.gsys-rep", "profile_0.gsys-rep", "profile_1.gsys-rep"] and
+          after == before, f"gsys import splits the kept session as profile did: {before} {after}")
+
+
 def set_for_gsys(tmp):
     out = os.path.join(tmp, "set")
     os.makedirs(out)
@@ -191,6 +209,7 @@ def main():
         recipes(out, tmp)
         stats_and_export(tmp)
         sigkilled_workers(tmp)
+        import_kept_session(tmp)
         set_for_gsys(tmp)
     print("FAILED" if FAILURES else "ok", len(FAILURES))
     return 1 if FAILURES else 0

@@ -123,6 +123,8 @@ const std::vector<Option>& Table() {
        }},
       {{"output", 'o', FlagValue::kRequired, "NAME",
         "Report name: %q{VAR} %h %p %n %% expand, .gsys-rep is appended (replacing .nsys-rep);\n"
+        "profile: a %q{VAR} unset for gsys but set inside the tree (torchrun's RANK) writes\n"
+        "one report per value, each process by the value it started with.\n"
         "launch/start: or a folder (ends with /). Default: report%n (profile); for windows\n"
         "gsys_<host>_<rank|pid>_<UTC time> in the current folder."},
        kP | kL | kS, nullptr,

@@ -1,21 +1,56 @@
 // SPDX-License-Identifier: Apache-2.0
 // `gsys import SESSION_DIR [-o REPORT]`: builds a report from a session directory, e.g. after
 // `gsys profile` itself was killed (docs/architecture.md, decision 4).
+#include <unistd.h>
+
 #include <cstdio>
 
 #include "cli/flags.h"
 #include "cli/subcommand.h"
 #include "common/strings.h"
+#include "format/session_meta.h"
+#include "launcher/report_groups.h"
 #include "report/import/importer.h"
+#include "report/import/process_vars_reader.h"
 
 namespace gsys::cli {
 namespace {
 
+// A session of `gsys profile -o NAME_%q{RANK}` (RANK set only inside the tree): one report per
+// name, as profile writes them (launcher/report_groups.h). Empty when the session is not one,
+// or session.meta is not the caller's (it must not choose which files -f replaces).
+std::vector<launcher::ReportGroup> PerValueReports(const std::string& dir, std::string* errors) {
+  uid_t owner = 0;
+  auto meta = format::ReadSessionMeta(dir, &owner);
+  if (!meta.ok() || owner != geteuid() || !meta->count("output_vars") ||
+      !meta->count("output_pattern")) {
+    return {};
+  }
+  launcher::OutputNameContext names;
+  names.host = (*meta)["host"];
+  names.pid = (*meta)["target_pid"];
+  auto groups = launcher::GroupProcessesByName((*meta)["output_pattern"],
+                                               Split((*meta)["output_vars"], ','),
+                                               report::ReadProcessVars(dir), names);
+  for (const auto& e : groups.errors) *errors += "gsys: " + e + ": not in any report\n";
+  return groups.groups;
+}
+
+void PrintImported(const report::ImportSummary& sum) {
+  std::fprintf(stderr, "gsys: generated %s (%s NVTX events, %s OS runtime events, %s processes)\n",
+               sum.report_path.c_str(), GroupThousands(std::to_string(sum.nvtx_events)).c_str(),
+               GroupThousands(std::to_string(sum.osrt_events)).c_str(),
+               std::to_string(sum.processes).c_str());
+  for (const auto& line : sum.capture_log) std::fprintf(stderr, "%s\n", line.c_str());
+  for (const auto& w : sum.warnings) std::fprintf(stderr, "gsys: warning: %s\n", w.c_str());
+}
+
 const std::vector<FlagSpec>& ImportFlags() {
   static const std::vector<FlagSpec> kFlags = {
       {"output", 'o', FlagValue::kRequired, "REPORT",
-       "Report to write. Default: the output `gsys profile` chose for the session,\n"
-       "else SESSION_DIR with .gsys-session replaced by .gsys-rep."},
+       "Report to write. Default: the output `gsys profile` chose for the session (one\n"
+       "report per value when its -o had a %q{VAR} set only inside the tree), else\n"
+       "SESSION_DIR with .gsys-session replaced by .gsys-rep."},
       {"force-overwrite", 'f', FlagValue::kBool, "", "Overwrite an existing report."},
       {"quiet", 'q', FlagValue::kNone, "", "No progress bar or summary."},
       {"help", 'h', FlagValue::kNone, "", "Show this help."},
@@ -49,18 +84,32 @@ class ImportCommand : public Subcommand {
     }
     report::ImportOptions options;
     options.session_dir = flags.positionals()[0];
-    options.output_path =
-        flags.Last("output").value_or(report::DefaultReportPath(options.session_dir));
     options.force_overwrite = flags.Bool("force-overwrite", false);
     options.progress = !flags.Has("quiet");
-    GSYS_ASSIGN_OR_RETURN(report::ImportSummary sum, report::ImportSession(options));
-    if (!flags.Has("quiet")) {
-      std::fprintf(stderr, "gsys: generated %s (%s NVTX events, %s OS runtime events, %s processes)\n",
-                   sum.report_path.c_str(), GroupThousands(std::to_string(sum.nvtx_events)).c_str(),
-                   GroupThousands(std::to_string(sum.osrt_events)).c_str(),
-                   std::to_string(sum.processes).c_str());
-      for (const auto& line : sum.capture_log) std::fprintf(stderr, "%s\n", line.c_str());
-      for (const auto& w : sum.warnings) std::fprintf(stderr, "gsys: warning: %s\n", w.c_str());
+    std::string errors;
+    auto groups = flags.Has("output") ? std::vector<launcher::ReportGroup>{}
+                                      : PerValueReports(options.session_dir, &errors);
+    if (!flags.Has("quiet")) std::fputs(errors.c_str(), stderr);
+    if (groups.empty()) {
+      options.output_path =
+          flags.Last("output").value_or(report::DefaultReportPath(options.session_dir));
+      GSYS_ASSIGN_OR_RETURN(report::ImportSummary sum, report::ImportSession(options));
+      if (!flags.Has("quiet")) PrintImported(sum);
+    }
+    if (!errors.empty()) {
+      return Error(StatusCode::kInvalidArgument,
+                   "import: processes whose -o values the output-path rules refuse are in no report");
+    }
+    for (const auto& g : groups) {
+      options.output_path = g.base + ".gsys-rep";
+      if (!g.pids.empty()) options.pids = g.pids;
+      options.meta_overrides = {{"output", options.output_path}, {"output_values", g.values}};
+      GSYS_ASSIGN_OR_RETURN(report::ImportSummary sum, report::ImportSession(options));
+      if (!flags.Has("quiet")) PrintImported(sum);
+    }
+    if (!errors.empty()) {
+      return Error(StatusCode::kInvalidArgument,
+                   "import: processes whose -o values the output-path rules refuse are in no report");
     }
     return 0;
   }

@@ -18,7 +18,6 @@
 #include "cli/subcommand.h"
 #include "common/secret_env.h"
 #include "common/strings.h"
-#include "export/exporter.h"
 #include "format/session_meta.h"
 #include "launcher/capture_env.h"
 #include "launcher/env_var_list.h"
@@ -29,6 +28,7 @@
 #include "launcher/sanitizer_runtime.h"
 #include "launcher/session_dir.h"
 #include "cli/profile_repeat.h"
+#include "cli/profile_reports.h"
 #include "cli/session_linger.h"
 #include "cli/stderr_line.h"
 #include "serving/control_file.h"
@@ -39,8 +39,6 @@
 extern char** environ;
 
 namespace gsys::cli {
-
-std::unique_ptr<Subcommand> MakeStatsCommand();
 
 namespace {
 
@@ -66,8 +64,12 @@ std::string HostName() {
 struct Plan {
   launcher::LaunchOptions launch;
   launcher::CaptureSettings capture;
-  std::string report_pattern;  // expanded except %p
-  std::string report_path;     // final, once the pid is known
+  // The -o name expanded except %p and the %q{} variables unset for gsys (split_vars): those
+  // are set only inside the tree, and each process's values name its report.
+  std::string report_pattern;
+  std::vector<std::string> split_vars;
+  launcher::OutputNameContext names;  // host; pid once the target runs
+  std::string report_path;     // the one report (without split_vars), once the pid is known
   bool force = false, stats = false;
   bool gpu_metrics = false;
   launcher::GpuMetricsOptions metrics;
@@ -118,16 +120,22 @@ Result<int> RunStartLater(const ParsedFlags& flags, CaptureOptions c) {
   return RunLive(o);
 }
 
+// `pattern` (a partial pattern) with `pid` for %p and the empty value for the split variables:
+// the report of the processes without them, the name nsys gives the whole run.
+std::string NameWith(const Plan& plan, const std::string& pattern, const std::string& pid) {
+  launcher::OutputNameContext oc = plan.names;
+  oc.pid = pid;
+  oc.getenv = [](const std::string&) { return ""; };
+  auto name = launcher::ExpandOutputPattern(pattern, oc);  // checked in BuildPlan
+  return name.ok() ? *name : pattern;
+}
+
 void OnStarted(pid_t pid, void* ctx) {
   auto* plan = static_cast<Plan*>(ctx);
   plan->meta["target_pid"] = std::to_string(pid);
-  launcher::OutputNameContext oc;
-  oc.pid = std::to_string(pid);
-  std::string path = plan->report_pattern;
-  size_t at;
-  while ((at = path.find("\x02")) != std::string::npos) path.replace(at, 1, oc.pid);
-  plan->report_path = path;
-  plan->meta["output"] = path;
+  plan->names.pid = std::to_string(pid);
+  plan->report_path = NameWith(*plan, plan->report_pattern, plan->names.pid) + ".gsys-rep";
+  plan->meta["output"] = plan->report_path;
   (void)format::WriteSessionMeta(plan->capture.session_dir, plan->meta);
 }
 
@@ -189,64 +197,17 @@ Result<int> ProfileCommand::Run(const std::vector<std::string>& args) {
   serving::PrintRangeOutcome({c.capture_range, c.nvtx_capture, c.nvtx_registered_only, {}, false},
                              *control, launched->session_ended_early, plan.launch.stop_request_file,
                              plan.launch.kill_signal);
-  report::ImportOptions io;
-  io.session_dir = plan.capture.session_dir;
-  io.output_path = plan.report_path;
-  io.force_overwrite = plan.force;
-  io.progress = true;
-  auto sum = report::ImportSession(io);
-  if (!sum.ok()) {
-    if (fs::is_directory(plan.capture.session_dir, ec)) {
-      std::fprintf(stderr, "gsys: %s\ngsys: the raw capture is kept in %s (run 'gsys import' on it)\n",
-                   sum.status().message().c_str(), plan.capture.session_dir.c_str());
-    } else {
-      std::fprintf(stderr, "gsys: the session directory %s was removed during capture: no report\n",
-                   plan.capture.session_dir.c_str());
-    }
-    // The exit code stays the target's (docs/reliability.md): a lost report is reported above.
-    return TargetExit(launched->exit_code, launched->term_signal,
-                      launched->session_ended_early);
-  }
-  if (std::getenv("GSYS_KEEP_SESSION") == nullptr) fs::remove_all(plan.capture.session_dir, ec);
-  double secs = static_cast<double>(launched->end_monotonic_ns - launched->start_monotonic_ns) / 1e9;
-  uint64_t drops = sum->counters[report::ImportCounter::kDroppedRecords];
-  std::fprintf(stderr, "gsys: generated %s: %s NVTX events, %s OS runtime events, %s dropped, "
-               "%llu processes, %.2f s\n", sum->report_path.c_str(),
-               GroupThousands(std::to_string(sum->nvtx_events)).c_str(),
-               GroupThousands(std::to_string(sum->osrt_events)).c_str(),
-               GroupThousands(std::to_string(drops)).c_str(),
-               static_cast<unsigned long long>(sum->processes), secs);
-  if (sum->cuda_records != 0) {
-    std::fprintf(stderr, "gsys: CUDA: %s kernels, %s memory operations, %s API calls\n",
-                 GroupThousands(std::to_string(sum->cuda_kernels)).c_str(),
-                 GroupThousands(std::to_string(sum->cuda_memory_ops)).c_str(),
-                 GroupThousands(std::to_string(sum->cuda_api_calls)).c_str());
-  }
-  if (sum->cublas_calls + sum->cudnn_calls + sum->mpi_calls != 0) {
-    std::fprintf(stderr, "gsys: library calls: %s cuBLAS, %s cuDNN, %s MPI\n",
-                 GroupThousands(std::to_string(sum->cublas_calls)).c_str(),
-                 GroupThousands(std::to_string(sum->cudnn_calls)).c_str(),
-                 GroupThousands(std::to_string(sum->mpi_calls)).c_str());
-  }
-  if (sum->gpu_metric_rows != 0) {
-    std::fprintf(stderr, "gsys: GPU metrics: %s samples\n", GroupThousands(std::to_string(sum->gpu_metric_rows)).c_str());
-  }
-  if (sum->stack_sites != 0 || sum->cpu_samples != 0) {
-    std::fprintf(stderr, "gsys: stacks: %s at traced calls, %s CPU samples\n",
-                 GroupThousands(std::to_string(sum->stack_sites)).c_str(),
-                 GroupThousands(std::to_string(sum->cpu_samples)).c_str());
-  }
-  for (const auto& n : sum->notes) std::fprintf(stderr, "gsys: note: %s\n", n.c_str());
-  for (const auto& w : sum->warnings) std::fprintf(stderr, "gsys: warning: %s\n", w.c_str());
-  for (const auto& type : plan.exports) {
-    Status exported = export_::ExportReport(sum->report_path, type, "", plan.force);
-    if (!exported.ok()) std::fprintf(stderr, "%s\n", exported.message().c_str());
-  }
-  if (plan.stats) {
-    std::fflush(stderr);
-    auto rc = MakeStatsCommand()->Run({sum->report_path});
-    if (!rc.ok()) std::fprintf(stderr, "%s\n", rc.status().message().c_str());
-  }
+  ProfileReports reports;
+  reports.session_dir = plan.capture.session_dir;
+  reports.pattern = plan.report_pattern;
+  reports.split_vars = plan.split_vars;
+  reports.names = plan.names;
+  reports.force = plan.force;
+  reports.stats = plan.stats;
+  reports.exports = plan.exports;
+  reports.seconds = static_cast<double>(launched->end_monotonic_ns - launched->start_monotonic_ns) / 1e9;
+  // The exit code stays the target's (docs/reliability.md): a lost report is reported there.
+  (void)WriteProfileReports(reports);
   return TargetExit(launched->exit_code, launched->term_signal,
                     launched->session_ended_early);
 }
@@ -277,34 +238,48 @@ Status BuildPlan(const ParsedFlags& flags, CaptureOptions o, Plan* plan) {
   if (const char* lib = std::getenv("GSYS_NVML_LIBRARY")) plan->metrics.nvml_library = lib;
   GSYS_RETURN_IF_ERROR(ToCaptureSettings(o, "profile", &c));
   for (const auto& n : o.notes) std::fprintf(stderr, "gsys: note: %s\n", n.c_str());
-  // Output: everything but %p now (\x02 marks it), %p once the target runs.
-  launcher::OutputNameContext oc;
+  // Output: everything but %p and the split variables now, those once they are known.
+  launcher::OutputNameContext& oc = plan->names;
   oc.host = HostName();
-  oc.pid = "\x02";
   oc.getenv = [](const std::string& n) { return std::getenv(n.c_str()); };
-  oc.exists = [](const std::string& base) {
-    std::error_code e;
-    return fs::exists(base + ".gsys-rep", e) || fs::exists(base + ".gsys-session", e);
-  };
   // The extension goes before expansion too, so %n looks for free NAME.gsys-rep names.
   std::string pattern = launcher::StripReportExtension(o.output.empty() ? "report%n" : o.output);
-  GSYS_ASSIGN_OR_RETURN(std::string base, launcher::ResolveOutputPattern(pattern, oc, "profile"));
+  // A %q{VAR} unset for gsys is set inside the tree (torchrun's RANK): one report per value.
+  for (const auto& name : launcher::PatternVariables(pattern)) {
+    if (std::getenv(name.c_str()) == nullptr) plan->split_vars.push_back(name);
+  }
+  c.output_vars = Join(plan->split_vars, ",");
+  if (c.output_vars.size() >= 500) return Bad("too many or too long %q{} names in --output");
+  if (!plan->split_vars.empty() && StartsWith(c.capture_range_end, "repeat")) {
+    return Bad("--output %q{" + plan->split_vars[0] + "} is not set, and per-process values are "
+               "not supported with --capture-range-end=repeat (set it for gsys)");
+  }
+  launcher::OutputNameContext first = oc;
+  first.defer_pid = true;
+  first.deferred_vars.insert(plan->split_vars.begin(), plan->split_vars.end());
+  std::string session_pid = "gsys" + std::to_string(getpid());
+  first.exists = [plan, &session_pid](const std::string& candidate) {
+    std::string name = NameWith(*plan, candidate, session_pid);
+    std::error_code e;
+    return fs::exists(name + ".gsys-rep", e) || fs::exists(name + ".gsys-session", e);
+  };
+  GSYS_ASSIGN_OR_RETURN(std::string base, launcher::ResolveOutputPattern(pattern, first, "profile"));
   base = launcher::StripReportExtension(base);
-  if (base.empty()) {
+  std::string session = NameWith(*plan, base, session_pid);
+  if (base.empty() || session.empty() || session.back() == '/') {
     return Bad("bad --output '" + o.output + "' (expected a report name)");
   }
-  plan->report_pattern = base + ".gsys-rep";
-  plan->report_path = plan->report_pattern;
-  fs::path dir = fs::absolute(fs::path(base)).parent_path();
+  plan->report_pattern = base;
+  plan->report_path = NameWith(*plan, base, "") + ".gsys-rep";
+  fs::path dir = fs::absolute(fs::path(session)).parent_path();
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) return Bad("output directory '" + dir.string() + "' does not exist");
   if (access(dir.c_str(), W_OK) != 0) return Error(StatusCode::kIoError, "profile: output directory '" + dir.string() + "' is not writable");
-  if (base.find('\x02') == std::string::npos && fs::exists(plan->report_path, ec) && !plan->force) {
+  // Known now only without %p and split variables; otherwise the import refuses it per report.
+  bool name_known = plan->split_vars.empty() && NameWith(*plan, base, "1") == NameWith(*plan, base, "2");
+  if (name_known && fs::exists(plan->report_path, ec) && !plan->force) {
     return Bad("report '" + plan->report_path + "' exists (use -f/--force-overwrite true)");
   }
-  std::string session = base;
-  size_t at;
-  while ((at = session.find('\x02')) != std::string::npos) session.replace(at, 1, "gsys" + std::to_string(getpid()));
   c.session_dir = fs::absolute(session + ".gsys-session").string();
   int64_t now = launcher::MonotonicNowNs();
   if (delay > 0) c.capture_start_ns = now + delay;
@@ -336,6 +311,10 @@ Status BuildPlan(const ParsedFlags& flags, CaptureOptions o, Plan* plan) {
   if (c.capture_stop_ns) m["capture_end_ns"] = std::to_string(delay + duration);
   if (!plan->stop_on_exit) m["stop_on_exit"] = "false";
   if (!c.pytorch.empty()) m["pytorch"] = c.pytorch;
+  if (!plan->split_vars.empty()) {  // `gsys import` of a kept session splits it the same way
+    m["output_vars"] = c.output_vars;
+    m["output_pattern"] = plan->report_pattern;
+  }
   if (!c.capture_range.empty()) m["capture_range"] = c.capture_range + (c.nvtx_capture.empty() ? "" : " " + c.nvtx_capture);
   AddImportMeta(o, &m);
   return OkStatus();

@@ -71,6 +71,7 @@ std::vector<std::string> BuildCaptureEnv(const std::vector<std::string>& base,
   if (!s.nvtx_capture.empty()) set("GSYS_NVTX_CAPTURE=" + s.nvtx_capture);
   if (!s.capture_range_end.empty()) set("GSYS_CAPTURE_RANGE_END=" + s.capture_range_end);
   if (!s.nvtx_registered_only) set("GSYS_NVTX_REGISTERED_ONLY=0");
+  if (!s.output_vars.empty()) set("GSYS_OUTPUT_VARS=" + s.output_vars);
   std::vector<std::string> env;
   for (const auto& name : order) env.push_back(name + "=" + vars[name]);
   return env;

@@ -36,6 +36,8 @@ struct CaptureSettings {
   // Sanitizer runtimes the target executable needs (ElfSanitizerNeeds): with libasan among
   // them, ASan's link-order check is waived so the program starts (sanitizer_runtime.h).
   std::vector<std::string> sanitizer_needs;
+  // GSYS_OUTPUT_VARS: the -o %q{} names unset for gsys, comma-separated (per-rank reports).
+  std::string output_vars;
 };
 
 // `base` is the inherited environment (empty with --inherit-environment=false), `user` the

@@ -49,5 +49,13 @@ TEST(CaptureEnvTest, AnExecutableThatNeedsLibasanGetsTheLinkOrderCheckWaived) {
   EXPECT_EQ(env.count("ASAN_OPTIONS"), 0u);
 }
 
+// Per-rank reports: the names reach the library only when there are any.
+TEST(CaptureEnvTest, OutputVarsAreSetOnlyWhenThePatternDefersSome) {
+  EXPECT_EQ(AsMap(BuildCaptureEnv({}, {}, Settings())).count("GSYS_OUTPUT_VARS"), 0u);
+  CaptureSettings s = Settings();
+  s.output_vars = "RANK,LOCAL_RANK";
+  EXPECT_EQ(AsMap(BuildCaptureEnv({"RANK=x"}, {}, s))["GSYS_OUTPUT_VARS"], "RANK,LOCAL_RANK");
+}
+
 }  // namespace
 }  // namespace gsys::launcher

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "launcher/output_name.h"
 
+#include <algorithm>
+
 #include "common/strings.h"
 
 namespace gsys::launcher {
@@ -9,6 +11,11 @@ namespace {
 // Expands everything except %n, which is returned as the marker "\x01".
 Result<std::string> ExpandOnce(const std::string& p, const OutputNameContext& ctx, bool* has_n) {
   std::string out;
+  // With deferred parts the result is a pattern again: a literal '%' must stay one.
+  bool as_pattern = ctx.defer_pid || !ctx.deferred_vars.empty();
+  auto literal = [&](const std::string& text) {
+    for (char ch : text) out += as_pattern && ch == '%' ? std::string("%%") : std::string(1, ch);
+  };
   for (size_t i = 0; i < p.size(); ++i) {
     if (p[i] != '%') {
       out += p[i];
@@ -20,13 +27,17 @@ Result<std::string> ExpandOnce(const std::string& p, const OutputNameContext& ct
     char c = p[++i];
     switch (c) {
       case '%':
-        out += '%';
+        literal("%");
         break;
       case 'h':
-        out += HostNameComponent(ctx.host);
+        literal(HostNameComponent(ctx.host));
         break;
       case 'p':
-        out += ctx.pid;
+        if (ctx.defer_pid) {
+          out += "%p";
+        } else {
+          literal(ctx.pid);
+        }
         break;
       case 'n':
         out += '\x01';
@@ -39,13 +50,17 @@ Result<std::string> ExpandOnce(const std::string& p, const OutputNameContext& ct
                        "profile: bad --output '" + p + "': expected %q{NAME}");
         }
         std::string name = p.substr(i + 2, close - i - 2);
+        i = close;
+        if (ctx.deferred_vars.count(name)) {
+          out += "%q{" + name + "}";
+          break;
+        }
         const char* v = ctx.getenv ? ctx.getenv(name) : nullptr;
         if (v == nullptr) {
           return Error(StatusCode::kInvalidArgument, "profile: bad --output '" + p + "': %q{" +
                                                          name + "} is not set in the environment");
         }
-        out += v;
-        i = close;
+        literal(v);
         break;
       }
       default:
@@ -83,6 +98,25 @@ int DotDotComponents(const std::string& path) {
 }
 
 }  // namespace
+
+std::vector<std::string> PatternVariables(const std::string& pattern) {
+  std::vector<std::string> names;
+  for (size_t i = 0; i + 1 < pattern.size(); ++i) {
+    if (pattern[i] != '%') continue;
+    if (pattern[i + 1] != 'q') {
+      ++i;  // "%%", "%p", ...: the next byte is not the start of a directive
+      continue;
+    }
+    size_t close = pattern.find('}', i);
+    if (i + 2 >= pattern.size() || pattern[i + 2] != '{' || close == std::string::npos) break;
+    std::string name = pattern.substr(i + 3, close - i - 3);
+    if (!name.empty() && std::find(names.begin(), names.end(), name) == names.end()) {
+      names.push_back(name);
+    }
+    i = close;
+  }
+  return names;
+}
 
 std::string HostNameComponent(const std::string& host) {
   std::string out;

@@ -4,7 +4,9 @@
 #pragma once
 
 #include <functional>
+#include <set>
 #include <string>
+#include <vector>
 
 #include "common/status.h"
 
@@ -16,7 +18,16 @@ struct OutputNameContext {
   std::function<const char*(const std::string&)> getenv;
   // Whether a candidate base name is taken (for %n).
   std::function<bool(const std::string&)> exists;
+  // Deferred parts stay in the result as a pattern ("%p", "%q{NAME}", and every other '%' as
+  // "%%"), to be expanded once their values are known: %p once the target runs, %q{} of
+  // variables set only inside the process tree per process (profile's per-rank reports).
+  bool defer_pid = false;
+  std::set<std::string> deferred_vars;
 };
+
+// The %q{NAME} variable names of `pattern`, each once, in order (bad %q{ forms are skipped:
+// ExpandOutputPattern reports them).
+std::vector<std::string> PatternVariables(const std::string& pattern);
 
 // `host` as one portable file-name component for %h: bytes other than letters, digits, '.', '_'
 // and '-' become '-', and a name of dots only ("..") becomes dashes. The host name is whatever

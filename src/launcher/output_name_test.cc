@@ -92,3 +92,46 @@ TEST(OutputNameTest, ExtensionAppendedOnce) {
 
 }  // namespace
 }  // namespace gsys::launcher
+
+namespace gsys::launcher {
+namespace {
+
+TEST(OutputNameTest, PatternVariablesListsEachQNameOnce) {
+  // "%%q{B}" is a literal "%q{B}", not a variable.
+  EXPECT_EQ(PatternVariables("r_%q{A}_%%q{B}_%q{A}_%p_%q{C}"), (std::vector<std::string>{"A", "C"}));
+  EXPECT_TRUE(PatternVariables("report%n").empty());
+}
+
+// Per-rank reports: %p and a %q{} variable set only inside the tree stay a pattern; the second
+// expansion, with the process's values, gives the name.
+TEST(OutputNameTest, DeferredPartsStayAPatternForTheSecondExpansion) {
+  OutputNameContext c = Ctx();
+  c.defer_pid = true;
+  c.deferred_vars = {"RANK"};
+  auto partial = ExpandOutputPattern("out/r_%q{RANK}_%p_%q{FOO}_50%%", c);
+  ASSERT_TRUE(partial.ok());
+  EXPECT_EQ(*partial, "out/r_%q{RANK}_%p_bar_50%%");
+  OutputNameContext second = Ctx();
+  second.pid = "7";
+  second.getenv = [](const std::string& n) -> const char* { return n == "RANK" ? "3" : nullptr; };
+  EXPECT_EQ(ExpandOutputPattern(*partial, second).value(), "out/r_3_7_bar_50%");
+}
+
+TEST(OutputNameTest, DeferredExpansionKeepsAPercentOfAValueLiteral) {
+  OutputNameContext c = Ctx();
+  c.getenv = [](const std::string& n) -> const char* { return n == "FOO" ? "a%p" : nullptr; };
+  c.defer_pid = true;
+  auto partial = ExpandOutputPattern("r_%q{FOO}_%p", c);
+  ASSERT_TRUE(partial.ok());
+  EXPECT_EQ(*partial, "r_a%%p_%p");
+  EXPECT_EQ(ExpandOutputPattern(*partial, Ctx()).value(), "r_a%p_580");
+}
+
+TEST(OutputNameTest, DeferredPercentNIsChosenInTheFirstExpansion) {
+  OutputNameContext c = Ctx({"r_%q{RANK}_1"});
+  c.deferred_vars = {"RANK"};
+  EXPECT_EQ(ExpandOutputPattern("r_%q{RANK}_%n", c).value(), "r_%q{RANK}_2");
+}
+
+}  // namespace
+}  // namespace gsys::launcher

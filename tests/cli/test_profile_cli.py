@@ -146,6 +146,29 @@ class OutputNameTest(CliTestCase):
         p = profile(self.tmp, "true", name="x.nsys-rep")
         self.assertOneLineError(p, EXIT_USAGE, "x.gsys-rep' exists")
 
+    def test_percent_p_is_the_targets_pid(self):
+        p = profile(self.tmp, "true", name="r_%p_%%")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        reports = [f for f in os.listdir(self.tmp) if f.endswith(".gsys-rep")]
+        self.assertEqual(len(reports), 1, reports)
+        pid = meta(os.path.join(self.tmp, reports[0]), "target_pid")
+        self.assertEqual(reports, [f"r_{pid}_%.gsys-rep"])
+
+    def test_a_q_variable_set_only_in_the_tree_with_repeat_ranges_is_refused(self):
+        env = {k: v for k, v in os.environ.items() if k != "GSYS_TEST_UNSET_RANK"}
+        p = profile(self.tmp, "-t", "nvtx", "-c", "nvtx", "-p", "r", "--capture-range-end",
+                    "repeat", "true", name="r_%q{GSYS_TEST_UNSET_RANK}", env=env)
+        self.assertOneLineError(p, EXIT_USAGE, "not supported with --capture-range-end=repeat")
+        self.assertEqual(os.listdir(self.tmp), [])
+
+    def test_a_q_variable_unset_everywhere_names_the_one_report_empty(self):
+        env = {k: v for k, v in os.environ.items() if k != "GSYS_TEST_UNSET_RANK"}
+        p = profile(self.tmp, "sh", "-c", "true", name="r_%q{GSYS_TEST_UNSET_RANK}", env=env)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(sorted(os.listdir(self.tmp)), ["r_.gsys-rep"])
+        self.assertEqual(meta(os.path.join(self.tmp, "r_.gsys-rep"), "output_values"),
+                         "GSYS_TEST_UNSET_RANK=")
+
 
 def run_on_pty(argv, cols, env):
     """Runs argv with stdin/stdout/stderr on a pseudo-terminal `cols` wide; returns the bytes."""

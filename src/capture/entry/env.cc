@@ -225,6 +225,9 @@ void ReadCaptureConfig(CaptureConfig* c) {
   if (const char* v = std::getenv(kEnvCaptureRangeEnd)) ParseRangeEnd(v, c);
   if (const char* v = std::getenv(kEnvNvtxRegisteredOnly)) c->trigger_registered_only = std::strcmp(v, "0") != 0;
   if (const char* v = std::getenv(kEnvLog)) c->log = std::strcmp(v, "1") == 0;
+  if (const char* v = std::getenv(kEnvOutputVars)) {
+    CopyString(c->output_vars, sizeof(c->output_vars), v, std::strlen(v));
+  }
   if (const char* v = std::getenv(kEnvClock)) c->allow_tsc = std::strcmp(v, "monotonic") != 0;
   // Round the buffer up to a power of two (the ring indexes with a mask).
   size_t b = 4096;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Every GSYS_* environment variable the CLI passes to the capture library (documented in
 // docs/env.md). Parsed once, at library init, by ReadCaptureConfig(); nothing else in capture
-// calls getenv.
+// calls getenv, except entry/process_vars.cc, which reads the user's variables that
+// GSYS_OUTPUT_VARS names.
 #pragma once
 
 #include <atomic>
@@ -42,6 +43,10 @@ inline constexpr const char* kEnvNvtxRegisteredOnly = "GSYS_NVTX_REGISTERED_ONLY
 inline constexpr const char* kEnvInjectPath = "GSYS_INJECT_PATH";
 // "1": the library logs what it does to stderr (init, flushes, errors).
 inline constexpr const char* kEnvLog = "GSYS_LOG";
+// Comma list of variable names (-o %q{VAR} unset for gsys, set inside the tree): each process
+// image writes their values at its start into "<pid>-<stream_id>.vars" (format/process_vars.h),
+// so `gsys profile` writes one report per distinct value. Unset: no .vars files.
+inline constexpr const char* kEnvOutputVars = "GSYS_OUTPUT_VARS";
 // Event clock: "tsc" (default where the TSC is invariant) or "monotonic".
 inline constexpr const char* kEnvClock = "GSYS_CLOCK";
 
@@ -166,6 +171,7 @@ struct CaptureConfig {
   int range_repeat = 0;  // repeat count; 0 = unlimited
   bool log = false;
   bool allow_tsc = true;
+  char output_vars[512] = {};  // GSYS_OUTPUT_VARS, empty = none
   CudaConfig cuda;
   SamplingConfig sampling;
   int test_stack_osrt_function = -1;  // GSYS_TEST_STACK_AT (format::OsrtFunction id)

@@ -11,6 +11,7 @@
 #include "capture/entry/context.h"
 #include "capture/entry/crash_handlers.h"
 #include "capture/entry/log.h"
+#include "capture/entry/process_vars.h"
 #include "capture/entry/signal_shadow.h"
 #include "capture/sink/sink.h"
 
@@ -42,6 +43,7 @@ void OnForkChild() {
   SignalShadowForkChild();
   g_context.stream_id = MonotonicNs();
   SinkForkChild(g_context.stream_id);
+  if (g_context.active) RecordProcessVars(g_context.config, g_context.stream_id);
   ForEachDomain([](CaptureDomain* d) { d->OnForkChild(); });
   LogVerbose("forked child, new stream %lld", static_cast<long long>(g_context.stream_id));
 }
@@ -75,6 +77,7 @@ bool EnsureInitialized() {
       if (shared) c.cuda.session_recording = &g_control.recording;
       if (SinkInit(c, g_context.stream_id)) {
         g_context.active = true;
+        RecordProcessVars(c, g_context.stream_id);
         if (!shared) SetRecordingFlag(!c.nvtx_trigger && !c.cuda.profiler_api_range);
         ForEachDomain([](CaptureDomain* d) { d->Start(g_context.config); });
         pthread_atfork(OnForkPrepare, OnForkParent, OnForkChild);

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -98,9 +99,11 @@ std::string StopText(const std::string& dir, const StopMarker& m) {
 
 }  // namespace
 
-std::vector<std::string> ReadStopReasons(const std::string& session_dir) {
+std::vector<std::string> ReadStopReasons(const std::string& session_dir,
+                                         const std::set<uint32_t>* pids) {
   std::vector<std::string> out;
   for (const StopMarker& m : FindStopMarkers(session_dir)) {
+    if (pids != nullptr && !pids->count(static_cast<uint32_t>(std::strtoul(m.pid.c_str(), nullptr, 10)))) continue;
     std::string reason = m.reason == format::kStopReasonDiskReserve
                              ? DescribeReserveStop(session_dir, m.content)
                              : m.reason;

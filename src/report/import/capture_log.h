@@ -5,14 +5,18 @@
 // library never writes into the program's stderr.
 #pragma once
 
+#include <cstdint>
+#include <set>
 #include <string>
 #include <vector>
 
 namespace gsys::report {
 
 // Why capture stopped early, one per stop marker, sorted: "capture stopped early in process
-// PID: REASON" (REASON as in the marker's name, or DescribeReserveStop's text).
-std::vector<std::string> ReadStopReasons(const std::string& session_dir);
+// PID: REASON" (REASON as in the marker's name, or DescribeReserveStop's text). With `pids`,
+// only those processes' markers (a per-rank report).
+std::vector<std::string> ReadStopReasons(const std::string& session_dir,
+                                         const std::set<uint32_t>* pids = nullptr);
 
 // Each distinct message of the session's log files once, in first-seen order of the sorted
 // files, as "gsys[PID]: TEXT"; a message that several processes logged gets

@@ -45,7 +45,9 @@ struct StreamEntry {
 // The session's streams, in start order. A directory entry named like a stream that is not a
 // regular file (a FIFO would block the import, a symlink could point anywhere, a directory
 // loop) is skipped and counted in `*skipped`.
-Result<std::vector<StreamEntry>> FindStreams(const std::string& dir, uint64_t* skipped) {
+Result<std::vector<StreamEntry>> FindStreams(const std::string& dir,
+                                             const std::optional<std::set<uint32_t>>& pids,
+                                             uint64_t* skipped) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) {
     return Error(StatusCode::kNotFound, "import: '" + dir + "' is not a session directory");
@@ -67,6 +69,7 @@ Result<std::vector<StreamEntry>> FindStreams(const std::string& dir, uint64_t* s
       s.pid = static_cast<uint32_t>(pid);
       s.stream_id = id;
     }
+    if (pids && !pids->count(s.pid)) continue;
     streams.push_back(s);
   }
   if (ec) return Error(StatusCode::kIoError, "import: cannot list '" + dir + "'");
@@ -279,7 +282,7 @@ Result<ImportSummary> ImportSession(const ImportOptions& options) {
   auto t0 = std::chrono::steady_clock::now();
   uint64_t skipped_files = 0;
   GSYS_ASSIGN_OR_RETURN(std::vector<StreamEntry> entries,
-                        FindStreams(options.session_dir, &skipped_files));
+                        FindStreams(options.session_dir, options.pids, &skipped_files));
   std::error_code ec;
   bool has_meta = fs::exists(fs::path(options.session_dir) / format::kSessionMetaFile, ec);
   if (entries.empty() && !has_meta) {
@@ -293,12 +296,14 @@ Result<ImportSummary> ImportSession(const ImportOptions& options) {
   }
   format::SessionMeta meta;
   if (auto m = format::ReadSessionMeta(options.session_dir); m.ok()) meta = *m;
+  for (const auto& [k, v] : options.meta_overrides) meta[k] = v;
   std::vector<std::unique_ptr<format::StreamFile>> files;
   ImportSummary sum;
   sum.counters[ImportCounter::kSkippedSessionFiles] += skipped_files;
   sum.counters[ImportCounter::kRecordsAfterFinalFlush] +=
       RecordsAfterFinalFlush(options.session_dir);
-  std::vector<std::string> stopped = ReadStopReasons(options.session_dir);
+  std::vector<std::string> stopped =
+      ReadStopReasons(options.session_dir, options.pids ? &*options.pids : nullptr);
   sum.counters[ImportCounter::kCaptureWriteErrors] += stopped.size();
   sum.capture_stops = stopped;
   sum.capture_log = ReadCaptureLog(options.session_dir);

@@ -6,6 +6,9 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -23,6 +26,11 @@ struct ImportOptions {
   // that start inside [window_start_ns, window_end_ns] are kept (window_filter.h).
   int64_t window_start_ns = 0;
   int64_t window_end_ns = 0;
+  // Only these processes' streams and stop markers (profile's per-rank reports); unset: all.
+  // What is session-wide (GPU metrics, session.meta) goes into each such report.
+  std::optional<std::set<uint32_t>> pids;
+  // GSYS_META entries that replace session.meta's ("output", "output_values").
+  std::map<std::string, std::string> meta_overrides;
 };
 
 struct ImportSummary {

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include "format/cuda_records.h"
 #include "format/session_meta.h"
@@ -121,6 +122,35 @@ TEST_F(ImporterTest, PushPopStartEndMarksAndDomains) {
   EXPECT_EQ(Count(db, "SELECT value FROM GSYS_DIAGNOSTICS WHERE name = 'nvtx_unmatched_pops'"), 1);
   EXPECT_EQ(Count(db, "SELECT pid FROM PROCESSES WHERE name = 'prog'"), 100);
   EXPECT_EQ(Count(db, "SELECT globalTid FROM NVTX_EVENTS LIMIT 1"), GlobalTid(100, 100));
+}
+
+// Per-rank reports (issue 19 item 3): a pid filter keeps only those processes' streams and
+// stop markers; session-wide facts and the overrides go into GSYS_META.
+TEST_F(ImporterTest, PidFilterKeepsOnlyThoseProcesses) {
+  for (uint32_t pid : {100u, 200u}) {
+    auto sb = Process(pid);
+    sb.Add(RecordKind::kNvtxPush, pid, Event(kT0 + pid, 0, "step"), "step");
+    sb.Add(RecordKind::kNvtxPop, pid, format::NvtxPopBody{kT0 + pid + 5, 0, 0});
+    sb.FlushChunk(format::kChunkFinal);
+    WriteStream(pid, sb);
+  }
+  std::ofstream(dir_ / "100-1.stopped-disk-full").close();
+  ImportOptions o;
+  o.session_dir = dir_.string();
+  o.output_path = (dir_ / "rank1.gsys-rep").string();
+  o.pids = std::set<uint32_t>{200};
+  o.meta_overrides = {{"output_values", "RANK=1"}};
+  auto sum = ImportSession(o);
+  ASSERT_TRUE(sum.ok()) << sum.status().message();
+  EXPECT_EQ(sum->processes, 1u);
+  EXPECT_EQ(sum->nvtx_events, 1u);
+  EXPECT_TRUE(sum->capture_stops.empty());  // process 100's marker is not this report's
+  auto db = Database::Open(o.output_path, Database::Mode::kReadOnly);
+  ASSERT_TRUE(db.ok());
+  EXPECT_EQ(Count(*db, "SELECT group_concat(pid) FROM PROCESSES"), 200);
+  EXPECT_EQ(Count(*db, "SELECT start FROM NVTX_EVENTS"), 200);
+  EXPECT_EQ(Count(*db, "SELECT count(*) FROM GSYS_META WHERE name = 'output_values' AND "
+                       "value = 'RANK=1'"), 1);
 }
 
 // Issue 17, item 3: a push whose pop was lost must never pair with a later pop.

@@ -99,6 +99,9 @@ class DlRecipeTest(CliTestCase):
         r0.nvtx(40 * MS, 50 * MS, "ncclAllReduce", domain="NCCL")  # no GPU work
         r0.nvtx(60 * MS, 70 * MS, "ncclAllReduce")  # default domain: not NCCL's
         r0.launch(61 * MS, 62 * MS, 62 * MS, 69 * MS, "gemm")
+        # Its only kernel took no time: a projection of 0 ns, which nsys drops.
+        r0.nvtx(80 * MS, 90 * MS, "ncclBroadcast", domain="NCCL")
+        r0.launch(81 * MS, 82 * MS, 83 * MS, 83 * MS, "ncclDevKernel_Broadcast")
         r0.write(os.path.join(d, "r0.gsys-rep"))
         r1 = Report(utc=T0).nvtx(0, 10 * MS, "ncclAllReduce", domain="NCCL")
         r1.launch(1 * MS, 2 * MS, 2 * MS, 7 * MS, "ncclDevKernel_AllReduce")  # 5 ms
@@ -121,6 +124,7 @@ class DlRecipeTest(CliTestCase):
         r0.mpi(5 * MS, 6 * MS, "MPI_Send", table="MPI_P2P_EVENTS")
         r0.mpi(7 * MS, 7 * MS + 500 * US, "MPI_Wait", table="MPI_START_WAIT_EVENTS")
         r0.mpi(13 * MS, 13 * MS + 250 * US, "MPI_Comm_rank", table="MPI_OTHER_EVENTS")
+        r0.mpi(14 * MS, 14 * MS, "MPI_Barrier")  # 0 ns: nsys keeps duration > 0 only
         r0.write(os.path.join(d, "r0.gsys-rep"))
         Report(utc=T0).mpi(0, 6 * MS, "MPI_Allreduce").write(os.path.join(d, "r1.gsys-rep"))
         Report(utc=T0).kernel(0, MS, "k").write(os.path.join(d, "r2.gsys-rep"))

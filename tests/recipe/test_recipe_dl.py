@@ -177,17 +177,23 @@ class DlRecipeTest(CliTestCase):
     def test_gpu_metric_util_sum_and_map(self):
         d = os.path.join(self.tmp, "metrics")
         self.metrics_report(d)
-        out, _ = self.run_recipe("gpu_metric_util_sum", "--input", d)
-        rows = [(r["Rank"], r["Metric Name"], r["GPU"], r["Count"], r["Mean"], r["Min"], r["Max"],
-                 r["Sum"]) for r in read(os.path.join(out, "rank_stats.csv"))]
-        # Values are truncated to integers first (nsys: astype(int)): 10, 20, 30, 40.
-        self.assertEqual(rows, [("0", "SMs Active", "0", "4", "25.0", "10", "40", "100"),
-                                ("0", "Tensor Active", "0", "4", "25.0", "0", "50", "100"),
-                                ("0", "SMs Active", "1", "1", "80.0", "80", "80", "80")])
-        merged = [(r["Metric Name"], r["Count"], r["Mean"], r["Sum"])
-                  for r in read(os.path.join(out, "all_stats.csv"))]
-        self.assertEqual(merged, [("SMs Active", "5", "36.0", "180"),
-                                  ("Tensor Active", "4", "25.0", "100")])
+        out, stdout = self.run_recipe("gpu_metric_util_sum", "--input", d)
+        rows = [(r["Rank"], r["GPU ID"], r["Metric Name"], r["Count"], r["Mean"], r["Min"],
+                 r["Max"], r["Sum"]) for r in read(os.path.join(out, "rank_stats.csv"))]
+        # nsys's layout: per GPU ID, every metric sampled (GSYS_GPU_METRICS's columns in schema
+        # order; columns without samples have no row). Values are truncated to integers first
+        # (nsys's GPU_METRICS.value is an integer): 10, 20, 30, 40.
+        self.assertEqual(rows, [("0", "0", "SMs Active", "4", "25.0", "10", "40", "100"),
+                                ("0", "0", "Tensor Active", "4", "25.0", "0", "50", "100"),
+                                ("0", "1", "SMs Active", "1", "80.0", "80", "80", "80")])
+        # nsys writes no all_stats for this recipe.
+        self.assertFalse(os.path.exists(os.path.join(out, "all_stats.csv")))
+        self.assertIn("SMs Active: mean 36.0 over 5 samples", stdout)
+        # nsys's per-range options are not implemented (docs/differences-from-nsys.md).
+        proc = gsys("recipe", "gpu_metric_util_sum", "--per-kernel", "--input", d, "--output",
+                    os.path.join(self.tmp, "per-kernel"))
+        self.assertEqual((proc.returncode, proc.stderr.strip()),
+                         (2, "recipe: unknown option '--per-kernel'"))
         out, _ = self.run_recipe("gpu_metric_util_map", "--bins", "2", "--input", d, out="map")
         rows = [(r["Duration"], r["SMs Active"], r["SM Issue"], r["Tensor Active"], r["GPU"])
                 for r in read(os.path.join(out, "analysis.csv"))]
@@ -223,16 +229,21 @@ class DlRecipeTest(CliTestCase):
         # Samples of 0 are dropped (nsys: value > 0); GPU = typeId & 0xFF = 1.
         rows = [(r["Rank"], r["Metric Name"], r["Count"], r["Mean"], r["Sum"])
                 for r in read(os.path.join(out, "all_stats.csv"))]
-        self.assertEqual(rows, [("0", "NVLink TX Requests User Data", "2", "20.0", "40"),
-                                ("0", "NVLink RX Responses Protocol Data", "1", "5.0", "5")])
+        # Rows in metric name order (nsys's groupby sorts them).
+        self.assertEqual(rows, [("0", "NVLink RX Responses Protocol Data", "1", "5.0", "5"),
+                                ("0", "NVLink TX Requests User Data", "2", "20.0", "40")])
         by_gpu = [(r["Metric Name"], r["GPU"]) for r in read(os.path.join(out,
                                                                           "stats_by_gpu.csv"))]
-        self.assertEqual(by_gpu, [("NVLink TX Requests User Data", "0000:01:00.0 - H200"),
-                                  ("NVLink RX Responses Protocol Data", "0000:01:00.0 - H200")])
+        self.assertEqual(by_gpu, [("NVLink RX Responses Protocol Data", "0000:01:00.0 - H200"),
+                                  ("NVLink TX Requests User Data", "0000:01:00.0 - H200")])
         out, _ = self.run_recipe("gpu_metric_util_sum", "--input", d, out="util")
-        self.assertEqual([(r["Metric Name"], r["GPU"], r["Sum"])
+        # Every metric, in metric name order; "SMs Active [Throughput %]" under nsys's short
+        # name; zeros count here (only nvlink_sum drops them).
+        self.assertEqual([(r["GPU ID"], r["Metric Name"], r["Count"], r["Sum"])
                           for r in read(os.path.join(out, "rank_stats.csv"))],
-                         [("SMs Active", "1", "99")])
+                         [("1", "NVLink RX Responses Protocol Data", "1", "5"),
+                          ("1", "NVLink TX Requests User Data [Throughput %]", "3", "40"),
+                          ("1", "SMs Active", "1", "99")])
 
     def test_nccl_fixture(self):
         fixture = cli_fixture(NCCL_FIXTURE)

@@ -73,16 +73,26 @@ class DlRecipeTest(CliTestCase):
         out, _ = self.run_recipe("nvtx_gpu_proj_pace", "--name", "step", "--input", d)
         pace = [(r["Rank"], r["Iteration"], r["Start"], r["End"], r["Duration"], r["Delta"],
                  r["Duration Accum"], r["Delta Accum"]) for r in read(os.path.join(out, "pace.csv"))]
-        # Rank 0: [3, 12] ms (first op start .. last op end), then [25, 27] ms; delta 25 - 12.
+        # Rank 0: [3, 12] ms (first op start .. last op end), then [25, 27] ms; delta 25 - 12;
+        # the first delta is the first start (nsys: the previous end of the first is 0), on
+        # the rank's own timeline: rank 1's is 2 ms though its aligned start is 3 ms.
         self.assertEqual(pace, [
-            ("0", "0", str(3 * MS), str(12 * MS), str(9 * MS), "0", str(9 * MS), "0"),
+            ("0", "0", str(3 * MS), str(12 * MS), str(9 * MS), str(3 * MS), str(9 * MS),
+             str(3 * MS)),
             ("0", "1", str(25 * MS), str(27 * MS), str(2 * MS), str(13 * MS), str(11 * MS),
-             str(13 * MS)),
-            ("1", "0", str(3 * MS), str(5 * MS), str(2 * MS), "0", str(2 * MS), "0")])
+             str(16 * MS)),
+            ("1", "0", str(3 * MS), str(5 * MS), str(2 * MS), str(2 * MS), str(2 * MS),
+             str(2 * MS))])
+        with open(os.path.join(out, "pace_end.csv")) as f:
+            self.assertEqual(f.read(), "0,1\n%d,%d\n%d,\n" % (12 * MS, 5 * MS, 27 * MS))
+        # nsys's stats merge the ranks: durations 9, 2 | 2 ms. Std (approx) = rank 0's
+        # (7 / sqrt(2) ms; rank 1 has one value), Q1 = min(3.75, 2), Median = median(5.5, 2),
+        # Q3 = max(7.25, 2) ms.
         stats = read(os.path.join(out, "stats.csv"))
-        self.assertEqual([(s["Rank"], s["Count"], s["Mean"], s["Sum"]) for s in stats],
-                         [("0", "2", "5500000.0", str(11 * MS)), ("1", "1", "2000000.0",
-                                                                   str(2 * MS))])
+        self.assertEqual([(s["Text"], s["Count"], s["Mean"], s["Std (approx)"], s["Q1 (approx)"],
+                           s["Median (approx)"], s["Q3 (approx)"], s["Sum"]) for s in stats],
+                         [("step", "3", "4333333.3", "4949747.5", "2000000.0", "3750000.0",
+                           "7250000.0", str(13 * MS))])
         proc = gsys("recipe", "nvtx_gpu_proj_pace", "--input", d, "--output",
                     os.path.join(self.tmp, "x"))
         self.assertEqual(proc.returncode, 2)

@@ -56,8 +56,10 @@ class PaceRecipe : public Recipe {
               "first to the end of the last GPU operation launched inside it, as "
               "nvtx_gpu_proj_trace projects it; ranges that launched no GPU work are left out)";
     return "Iterations of one " + what +
-           " per rank: duration, delta (gap since the previous instance) and their running "
-           "sums (pace.csv), per-rank statistics (stats.csv, delta_stats.csv) and stragglers "
+           " per rank: start, end, duration, delta (start minus the previous end; the first: "
+           "its start) and their running sums, as nsys's pace_<column>.csv (a column per rank) "
+           "and gsys's pace.csv (a row per rank and iteration); the duration statistics of all "
+           "ranks (stats.csv), the deltas per iteration (pace_delta_stats.csv) and stragglers "
            "(rank_summary.csv: mean lag behind the earliest rank at the same iteration).";
   }
   std::vector<DataNeed> Needs(const RecipeOptions&) const override {

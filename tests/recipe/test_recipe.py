@@ -96,14 +96,41 @@ class RecipeTest(CliTestCase):
     def test_nvtx_pace_finds_the_straggler(self):
         out, stdout = self.run_recipe("nvtx_pace", "--name", "step", "--input", self.train)
         summary = read(os.path.join(out, "rank_summary.csv"))
-        self.assertEqual([(r["Rank"], r["Iterations"], r["Mean Duration"], r["Mean Delta"],
+        # Mean Gap: between consecutive instances (10 ms apart; 5 ms long, rank 2 8 ms).
+        self.assertEqual([(r["Rank"], r["Iterations"], r["Mean Duration"], r["Mean Gap"],
                            r["Mean Lag"]) for r in summary],
-                         [("0", "4", "5000000.0", "3750000.0", "0.0"),
-                          ("1", "4", "5000000.0", "3750000.0", "0.0"),
-                          ("2", "4", "8000000.0", "1500000.0", "1000000.0")])
+                         [("0", "4", "5000000.0", "5000000.0", "0.0"),
+                          ("1", "4", "5000000.0", "5000000.0", "0.0"),
+                          ("2", "4", "8000000.0", "2000000.0", "1000000.0")])
         pace = read(os.path.join(out, "pace.csv"))
+        # nsys's delta: the first is the start itself, on the rank's own timeline (5 ms).
         self.assertEqual([r["Delta"] for r in pace if r["Rank"] == "0"],
-                         ["0", "5000000", "5000000", "5000000"])
+                         ["5000000", "5000000", "5000000", "5000000"])
+        # nsys's wide tables: a column per rank, a row per iteration. Starts are aligned
+        # (rank 2 is 1 ms late); deltas are not (rank 1's own first start is 3 ms).
+        with open(os.path.join(out, "pace_start.csv")) as f:
+            lines = f.read().splitlines()
+        self.assertEqual(lines[:3], ["0,1,2", "5000000,5000000,6000000",
+                                     "15000000,15000000,16000000"])
+        self.assertEqual(len(lines), 5)
+        delta = read(os.path.join(out, "pace_delta.csv"))
+        self.assertEqual([(r["0"], r["1"], r["2"]) for r in delta[:2]],
+                         [("5000000", "3000000", "6000000"), ("5000000", "5000000", "2000000")])
+        # Per iteration over the ranks, unrounded: iteration 0 has deltas 5, 3, 6 ms;
+        # iteration 1 has 5, 5, 2 ms (mean 4 ms, sample std sqrt(3) ms, Q1 3.5 ms).
+        dstats = read(os.path.join(out, "pace_delta_stats.csv"))
+        self.assertEqual([(r["Count"], r["Mean"], r["Min"], r["Median"], r["Max"], r["Sum"])
+                          for r in dstats[:1]],
+                         [("3.0", "4666666.666666667", "3000000.0", "5000000.0", "6000000.0",
+                           "14000000.0")])
+        self.assertEqual((dstats[1]["Mean"], dstats[1]["Std"], dstats[1]["Q1"]),
+                         ("4000000.0", "1732050.8075688772", "3500000.0"))
+        # nsys's stats: all ranks merged (12 instances, 72 ms).
+        stats = read(os.path.join(out, "stats.csv"))
+        self.assertEqual([(r["Text"], r["Count"], r["Mean"], r["Std (approx)"], r["Min"],
+                           r["Max"], r["Sum"]) for r in stats],
+                         [("step", "12", "6000000.0", "0.0", "5000000", "8000000", "72000000")])
+        self.assertFalse(os.path.exists(os.path.join(out, "delta_stats.csv")))
         self.assertIn("slowest iterations: rank 2", stdout)
         self.assertIn("most behind: rank 2", stdout)
 
@@ -112,6 +139,10 @@ class RecipeTest(CliTestCase):
                                  "--input", self.train)
         lags = [r["Mean Lag"] for r in read(os.path.join(out, "rank_summary.csv"))]
         self.assertEqual(lags, ["2000000.0", "0.0", "3000000.0"])
+        # nsys titles its grouping column "shortName" as "Shortname"; 12 gemm kernels of 4 ms.
+        stats = read(os.path.join(out, "stats.csv"))
+        self.assertEqual([(r["Shortname"], r["Count"], r["Sum"]) for r in stats],
+                         [("gemm", "12", "48000000")])
 
     def test_util_map_bins_alignment_and_merging(self):
         util = os.path.join(self.tmp, "util")

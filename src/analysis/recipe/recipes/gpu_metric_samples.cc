@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "analysis/recipe/recipes/gpu_metric_samples.h"
 
+#include <algorithm>
 #include <climits>
 #include <map>
 #include <utility>
@@ -67,6 +68,59 @@ Status ForEachMetricSample(
                       }
                       return OkStatus();
                     });
+}
+
+Result<std::vector<MetricSpec>> AllMetrics(report::ReportReader& reader) {
+  std::vector<MetricSpec> out;
+  GSYS_ASSIGN_OR_RETURN(bool gsys_rows, reader.HasRows("GSYS_GPU_METRICS"));
+  if (gsys_rows) {
+    GSYS_RETURN_IF_ERROR(ForEachRow(
+        reader.db(), "SELECT name FROM pragma_table_info('GSYS_GPU_METRICS') ORDER BY cid",
+        [&](report::Statement& s) {
+          std::string column(s.ColumnText(0));
+          if (column == "timestamp" || column == "deviceId") return OkStatus();
+          std::string name = column == "smActivePercent"       ? "SMs Active"
+                             : column == "tensorActivePercent" ? "Tensor Active"
+                                                               : column;
+          out.push_back({name, {}, column});
+          return OkStatus();
+        }));
+    return out;
+  }
+  if (!reader.HasTable("TARGET_INFO_GPU_METRICS")) return out;
+  std::vector<std::string> names;  // sorted, as pandas' pivot orders its columns
+  GSYS_RETURN_IF_ERROR(ForEachRow(
+      reader.db(), "SELECT DISTINCT metricName FROM TARGET_INFO_GPU_METRICS WHERE metricName "
+                   "IS NOT NULL ORDER BY metricName",
+      [&](report::Statement& s) {
+        names.emplace_back(s.ColumnText(0));
+        return OkStatus();
+      }));
+  // nsys renames the first name present of each family to its short name.
+  static const std::vector<std::pair<std::string, std::vector<std::string>>> kFamilies = {
+      {"SMs Active",
+       {"SM Active [Throughput %]", "SMs Active [Throughput %]", "SM Active", "SMs Active"}},
+      {"SM Issue", {"SM Issue [Throughput %]", "SM Issue"}},
+      {"Tensor Active",
+       {"Tensor Active [Throughput %]", "Tensor Active", "Tensor Active / FP16 Active",
+        "Tensor Active / FP16 Active [Throughput %]"}},
+      {"Unallocated Warps in Active SMs",
+       {"Unallocated Warps in Active SMs [Throughput %]", "Unallocated Warps in Active SMs"}},
+  };
+  std::map<std::string, std::string> shown;
+  for (const auto& [short_name, candidates] : kFamilies) {
+    for (const std::string& c : candidates) {
+      if (std::find(names.begin(), names.end(), c) != names.end()) {
+        shown[c] = short_name;
+        break;
+      }
+    }
+  }
+  for (const std::string& n : names) {
+    auto it = shown.find(n);
+    out.push_back({it == shown.end() ? n : it->second, {n}, ""});
+  }
+  return out;
 }
 
 Result<std::vector<std::pair<int64_t, std::string>>> GpuLabels(report::ReportReader& reader) {

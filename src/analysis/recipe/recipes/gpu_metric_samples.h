@@ -23,6 +23,13 @@ struct MetricSpec {
   std::string gsys_column;              // GSYS_GPU_METRICS column; "" when gsys has none
 };
 
+// Every metric the report samples, as nsys's gpu_metric_util_sum lists them: for GPU_METRICS each
+// metricName in name order, the first present of each of nsys's four name families (SMs Active,
+// SM Issue, Tensor Active, Unallocated Warps in Active SMs) shown under that short name; for
+// GSYS_GPU_METRICS each metric column in schema order (smActivePercent as "SMs Active",
+// tensorActivePercent as "Tensor Active", the others under their column names).
+Result<std::vector<MetricSpec>> AllMetrics(report::ReportReader& reader);
+
 // The tables one of which must have rows (DataNeed::any_of).
 const DataNeed& GpuMetricsNeed();
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The GPU-metrics recipes: gpu_metric_util_map (mean SMs Active, SM Issue and Tensor Active % per
-// GPU and time bin, a heat map), gpu_metric_util_sum (their statistics per rank and GPU) and
+// GPU and time bin, a heat map), gpu_metric_util_sum (statistics of every metric per rank and
+// GPU) and
 // nvlink_sum (statistics of nsys's eight NVLink throughput metrics, value > 0 only, as nsys's
 // recipe keeps them). Samples come from gpu_metric_samples.h; values are truncated to integers
 // first, as nsys's recipes do (astype(int)). A rank without any of the metrics is skipped.
@@ -75,8 +76,8 @@ class GpuMetricsRecipe : public Recipe {
              source;
     }
     if (kind_ == Kind::kUtilSum) {
-      return "Statistics of SMs Active, SM Issue and Tensor Active (%) per rank and GPU "
-             "(rank_stats.csv) and per metric over all ranks (all_stats.csv)." +
+      return "Statistics of every GPU metric the report samples, per rank, GPU ID and Metric "
+             "Name (rank_stats.csv)." +
              source;
     }
     return "Mean SMs Active, SM Issue and Tensor Active (%) per rank, GPU and time bin "
@@ -91,8 +92,11 @@ class GpuMetricsRecipe : public Recipe {
   }
 
   Result<Bundle> Map(MapContext& ctx) const override {
-    const auto& metrics = kind_ == Kind::kNvlink ? NvlinkMetrics() : UtilMetrics();
-    if (kind_ == Kind::kUtilMap) return MapBins(ctx, metrics);
+    if (kind_ == Kind::kUtilMap) return MapBins(ctx, UtilMetrics());
+    std::vector<MetricSpec> metrics = NvlinkMetrics();
+    if (kind_ == Kind::kUtilSum) {
+      GSYS_ASSIGN_OR_RETURN(metrics, AllMetrics(ctx.reader));
+    }
     std::map<std::pair<int64_t, size_t>, std::vector<int64_t>> values;  // (gpu, metric)
     GSYS_RETURN_IF_ERROR(ForEachMetricSample(
         ctx.reader, metrics, ctx.options.filter_start, ctx.options.filter_end,
@@ -103,81 +107,108 @@ class GpuMetricsRecipe : public Recipe {
         }));
     if (values.empty()) {
       ctx.skip_reason = std::string("does not contain ") +
-                        (kind_ == Kind::kNvlink ? "NVLink throughput metrics"
-                                                : "SM or tensor activity metrics");
+                        (kind_ == Kind::kNvlink ? "NVLink throughput metrics" : "GPU metric samples");
     }
-    GSYS_ASSIGN_OR_RETURN(auto labels, GpuLabels(ctx.reader));
-    std::map<int64_t, std::string> label(labels.begin(), labels.end());
-    Frame by_gpu, per_metric;
-    by_gpu.columns = {"Metric Name", "GPU"};
-    per_metric.columns = {"Metric Name"};
-    for (const auto& c : DescribeColumns()) {
-      by_gpu.columns.push_back(c);
-      per_metric.columns.push_back(c);
-    }
-    std::map<size_t, std::vector<int64_t>> all;
-    for (auto& [key, list] : values) {
-      auto& into = all[key.second];
-      into.insert(into.end(), list.begin(), list.end());
-      auto it = label.find(key.first);
-      std::vector<Cell> row = {metrics[key.second].name};
-      if (kind_ == Kind::kNvlink) {
-        row.emplace_back(it == label.end() ? std::to_string(key.first) : it->second);
-      } else {
-        row.emplace_back(key.first);
-      }
-      for (Cell& c : DescribeCells(DescribeValues(list))) row.push_back(std::move(c));
-      by_gpu.rows.push_back(std::move(row));
-    }
-    for (auto& [m, list] : all) {
-      std::vector<Cell> row = {metrics[m].name};
-      for (Cell& c : DescribeCells(DescribeValues(list))) row.push_back(std::move(c));
-      per_metric.rows.push_back(std::move(row));
-    }
-    return Bundle{{"by_gpu", std::move(by_gpu)}, {"per_metric", std::move(per_metric)}};
+    if (kind_ == Kind::kUtilSum) return Bundle{{"rank_stats", UtilSumRows(metrics, values)}};
+    return NvlinkRows(ctx, metrics, values);
   }
 
   Result<RecipeResult> Reduce(const std::vector<RankResult>& ranks, const RecipeOptions&,
                               const GlobalParams& p) const override {
     RecipeResult result;
     if (kind_ == Kind::kUtilMap) return ReduceBins(ranks, p);
-    Frame by_gpu, per_metric;
-    std::map<std::string, std::vector<Describe>> merged;
-    for (const RankResult& r : MappedRanks(ranks)) {
-      AppendRows(&by_gpu, WithRank(r.bundle->at("by_gpu"), r.info->rank));
-      AppendRows(&per_metric, WithRank(r.bundle->at("per_metric"), r.info->rank));
-      for (const auto& row : r.bundle->at("per_metric").rows) {
-        merged[CellString(row[0])].push_back(DescribeFromRow(row, 1));
-      }
-    }
-    if (kind_ == Kind::kNvlink) {
-      // nsys's nvlink_sum: all_stats = per rank and metric; stats_by_gpu = per rank, metric, GPU.
-      result.tables.push_back({"all_stats", per_metric});
-      result.tables.push_back({"stats_by_gpu", by_gpu});
-      result.blocks.emplace_back(help());
-      result.blocks.emplace_back(TableBlock("all_stats", per_metric));
-      result.blocks.emplace_back(TableBlock("stats_by_gpu", by_gpu));
-      return result;
-    }
-    Frame all;
-    all.columns = {"Metric Name"};
-    for (const auto& c : MergedColumns()) all.columns.push_back(c);
-    for (const auto& [name, list] : merged) {
-      std::vector<Cell> row = {name};
-      for (Cell& c : MergeDescribe(list)) row.push_back(std::move(c));
-      all.rows.push_back(std::move(row));
-      result.summary.push_back(name + ": mean " + CellText(all.rows.back()[2]) + "% over " +
-                               CellText(all.rows.back()[1]) + " samples");
-    }
-    result.tables.push_back({"all_stats", all});
-    result.tables.push_back({"rank_stats", by_gpu});
+    // nsys's nvlink_sum: all_stats = per rank and metric; stats_by_gpu = per rank, metric, GPU.
+    // gpu_metric_util_sum: rank_stats = per rank, GPU and metric (nsys writes no all_stats).
+    std::vector<std::string> names = kind_ == Kind::kNvlink
+                                         ? std::vector<std::string>{"all_stats", "stats_by_gpu"}
+                                         : std::vector<std::string>{"rank_stats"};
     result.blocks.emplace_back(help());
-    result.blocks.emplace_back(TableBlock("all_stats", all));
-    result.blocks.emplace_back(TableBlock("rank_stats", by_gpu));
+    for (const std::string& name : names) {
+      Frame all;
+      for (const RankResult& r : MappedRanks(ranks)) {
+        AppendRows(&all, WithRank(r.bundle->at(name), r.info->rank));
+      }
+      if (all.columns.empty()) all = WithRank(EmptyStats(name), 0);
+      result.blocks.emplace_back(TableBlock(name, all));
+      result.tables.push_back({name, std::move(all)});
+    }
+    if (kind_ == Kind::kUtilSum) Summarize(result.tables.front().frame, &result.summary);
     return result;
   }
 
  private:
+  // The column names of table `name` with no rows (every rank skipped).
+  Frame EmptyStats(const std::string& name) const {
+    Frame f;
+    f.columns = name == "rank_stats" ? std::vector<std::string>{"GPU ID", "Metric Name"}
+                : name == "stats_by_gpu" ? std::vector<std::string>{"Metric Name", "GPU"}
+                                         : std::vector<std::string>{"Metric Name"};
+    for (const auto& c : DescribeColumns()) f.columns.push_back(c);
+    return f;
+  }
+
+  // gpu_metric_util_sum: GPU ID, Metric Name + describe, GPUs ascending, metrics in AllMetrics
+  // order (nsys's describe over the pivoted metric columns).
+  Frame UtilSumRows(const std::vector<MetricSpec>& metrics,
+                    std::map<std::pair<int64_t, size_t>, std::vector<int64_t>>& values) const {
+    Frame f = EmptyStats("rank_stats");
+    for (auto& [key, list] : values) {
+      std::vector<Cell> row = {key.first, metrics[key.second].name};
+      for (Cell& c : DescribeCells(DescribeValues(list))) row.push_back(std::move(c));
+      f.rows.push_back(std::move(row));
+    }
+    return f;
+  }
+
+  // nvlink_sum: per metric, and per metric and "BUS - NAME" GPU label, in name order (pandas
+  // groupby sorts its keys).
+  Result<Bundle> NvlinkRows(
+      MapContext& ctx, const std::vector<MetricSpec>& metrics,
+      std::map<std::pair<int64_t, size_t>, std::vector<int64_t>>& values) const {
+    GSYS_ASSIGN_OR_RETURN(auto labels, GpuLabels(ctx.reader));
+    std::map<int64_t, std::string> label(labels.begin(), labels.end());
+    std::map<std::pair<std::string, std::string>, std::vector<int64_t>> by_gpu;
+    std::map<std::string, std::vector<int64_t>> per_metric;
+    for (auto& [key, list] : values) {
+      auto it = label.find(key.first);
+      const std::string& name = metrics[key.second].name;
+      auto& g = by_gpu[{name, it == label.end() ? std::to_string(key.first) : it->second}];
+      g.insert(g.end(), list.begin(), list.end());
+      auto& m = per_metric[name];
+      m.insert(m.end(), list.begin(), list.end());
+    }
+    Frame gpu_frame = EmptyStats("stats_by_gpu"), metric_frame = EmptyStats("all_stats");
+    for (auto& [key, list] : by_gpu) {
+      std::vector<Cell> row = {key.first, key.second};
+      for (Cell& c : DescribeCells(DescribeValues(list))) row.push_back(std::move(c));
+      gpu_frame.rows.push_back(std::move(row));
+    }
+    for (auto& [name, list] : per_metric) {
+      std::vector<Cell> row = {name};
+      for (Cell& c : DescribeCells(DescribeValues(list))) row.push_back(std::move(c));
+      metric_frame.rows.push_back(std::move(row));
+    }
+    return Bundle{{"all_stats", std::move(metric_frame)}, {"stats_by_gpu", std::move(gpu_frame)}};
+  }
+
+  // One terminal line per metric: its mean over every rank and GPU (Sum / Count).
+  static void Summarize(const Frame& rank_stats, std::vector<std::string>* lines) {
+    std::map<std::string, std::pair<int64_t, int64_t>> totals;  // name -> (sum, count)
+    std::vector<std::string> order;
+    for (const auto& row : rank_stats.rows) {
+      std::string name = CellString(row[2]);
+      if (!totals.count(name)) order.push_back(name);
+      totals[name].first += CellInt(row.back());
+      totals[name].second += CellInt(row[3]);
+    }
+    for (const std::string& name : order) {
+      auto [sum, count] = totals[name];
+      lines->push_back(name + ": mean " +
+                       CellText(Round1(static_cast<double>(sum) / static_cast<double>(count))) +
+                       " over " + std::to_string(count) + " samples");
+    }
+  }
+
   // Per GPU and bin: the mean of each metric's samples in the bin (1 decimal).
   Result<Bundle> MapBins(MapContext& ctx, const std::vector<MetricSpec>& metrics) const {
     const GlobalParams& p = ctx.params;

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// cuda_gpu_kern_hist: a histogram of kernel durations per kernel name. Bins are shared by every
-// rank so ranks compare: for each name, --bins equal bins from the shortest to the longest
-// duration of that name over all ranks (width ceil((max - min) / bins), at least 1 ns; the longest
-// kernel falls in the last bin). Map keeps the distinct durations of each name with their counts
-// (SQL GROUP BY), so memory grows with distinct values, not with kernels.
+// cuda_gpu_kern_hist: kernel durations by kernel name. The table is nsys's: one row per kernel
+// (Rank, Duration, Name; zero-duration kernels dropped), from which a histogram is drawn; it is
+// spilled (one row per event). The page draws the histograms itself: for each name, --bins equal
+// bins shared by every rank, from the shortest to the longest duration of that name over all
+// ranks (width ceil((max - min) / bins), at least 1 ns; the longest kernel falls in the last bin),
+// from a second, compact frame of distinct (name, duration, count) per rank.
 #include <algorithm>
 #include <map>
 #include <utility>
@@ -30,17 +31,30 @@ class KernHistRecipe : public Recipe {
   std::string name() const override { return "cuda_gpu_kern_hist"; }
   std::string title() const override { return "CUDA GPU Kernel Duration Histogram"; }
   std::string help() const override {
-    return "Kernel durations per kernel name (demangled; --base, --mangled) counted in --bins "
-           "bins (default 30) shared by all ranks: from the name's shortest to its longest "
-           "duration over all ranks. Zero-duration kernels are dropped, as cuda_gpu_kern_sum "
-           "does. Table: analysis.csv (Rank, Name, Bin, Bin Start, Bin End, Count; empty bins "
-           "left out; bins are [Bin Start, Bin End), the last one includes its end).";
+    return "Kernel durations by kernel name (demangled; --base, --mangled), zero-duration "
+           "kernels dropped, as cuda_gpu_kern_sum does. Table: analysis.csv (Rank, Duration, "
+           "Name: one row per kernel, as nsys writes it). The page shows histograms of the "
+           "names with the most GPU time in --bins bins (default 30) shared by all ranks, from "
+           "the name's shortest to its longest duration.";
   }
+  std::vector<std::string> SpilledTables() const override { return {"analysis"}; }
   std::vector<DataNeed> Needs(const RecipeOptions&) const override {
     return {{{"CUPTI_ACTIVITY_KIND_KERNEL"}, "CUDA kernel data"}};
   }
 
   Result<Bundle> Map(MapContext& ctx) const override {
+    Frame kernels;  // nsys's analysis rows, in the kernel table's order
+    kernels.columns = {"Duration", "Name"};
+    std::string name = KernelNameExpr(ctx.options.name_variant, "k");
+    GSYS_RETURN_IF_ERROR(ForEachRow(
+        ctx.reader.db(),
+        "SELECT k.end - k.start, coalesce(s.value, '<' || " + name + " || '>') FROM "
+        "CUPTI_ACTIVITY_KIND_KERNEL AS k LEFT JOIN StringIds AS s ON s.id = " + name +
+            " WHERE k.end > k.start AND " + name + " IS NOT NULL",
+        [&](report::Statement& s) {
+          kernels.rows.push_back({s.ColumnInt(0), std::string(s.ColumnText(1))});
+          return OkStatus();
+        }));
     std::string sql = "SELECT " + KernelNameExpr(ctx.options.name_variant) +
                       " AS n, end - start AS d, count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE "
                       "end > start GROUP BY n, d ORDER BY n, d";
@@ -57,7 +71,7 @@ class KernHistRecipe : public Recipe {
     Frame f;
     f.columns = {"Name", "Duration", "Count"};
     for (const auto& [id, dc] : rows) f.rows.push_back({names.at(id), dc.first, dc.second});
-    return Bundle{{"durations", std::move(f)}};
+    return Bundle{{"analysis", std::move(kernels)}, {"durations", std::move(f)}};
   }
 
   Result<RecipeResult> Reduce(const std::vector<RankResult>& ranks, const RecipeOptions& options,
@@ -81,25 +95,13 @@ class KernHistRecipe : public Recipe {
       int64_t span = SaturatingSub(lohi.second, lohi.first);
       grids[n] = {lohi.first, std::max<int64_t>(1, span / bins + (span % bins != 0)), bins};
     }
-    Frame out;
-    out.columns = {"Rank", "Name", "Bin", "Bin Start", "Bin End", "Count"};
     std::map<std::string, std::vector<int64_t>> all_ranks;  // name -> count per bin
     for (const RankResult& r : mapped) {
-      std::map<std::pair<std::string, int>, int64_t> counts;
       for (const auto& row : r.bundle->at("durations").rows) {
         std::string n = CellString(row[0]);
-        int b = grids.at(n).Bin(CellInt(row[1]));
-        counts[{n, b}] += CellInt(row[2]);
         auto& v = all_ranks[n];
         v.resize(static_cast<size_t>(bins), 0);
-        v[static_cast<size_t>(b)] += CellInt(row[2]);
-      }
-      for (const auto& [key, count] : counts) {
-        const Grid& g = grids.at(key.first);
-        int64_t start = SaturatingAdd(g.lo, SaturatingMul(key.second, g.width));
-        out.rows.push_back({static_cast<int64_t>(r.info->rank), key.first,
-                            static_cast<int64_t>(key.second), start, SaturatingAdd(start, g.width),
-                            count});
+        v[static_cast<size_t>(grids.at(n).Bin(CellInt(row[1])))] += CellInt(row[2]);
       }
     }
     RecipeResult result;
@@ -130,8 +132,10 @@ class KernHistRecipe : public Recipe {
           HumanNs(static_cast<double>(g.lo + static_cast<int64_t>(mode) * g.width)) + " to " +
           HumanNs(static_cast<double>(g.lo + static_cast<int64_t>(mode + 1) * g.width)));
     }
-    result.blocks.emplace_back(TableBlock("analysis", out));
-    result.tables.push_back({"analysis", std::move(out)});
+    OutputTable table = StackedTable("analysis", ranks, "analysis", {"Rank", "Duration", "Name"});
+    GSYS_ASSIGN_OR_RETURN(auto page, PageTableBlocks("analysis", table));
+    for (auto& block : page) result.blocks.push_back(std::move(block));
+    result.tables.push_back(std::move(table));
     return result;
   }
 };

@@ -1,14 +1,20 @@
 // SPDX-License-Identifier: Apache-2.0
 // nvtx_pace, cuda_gpu_kern_pace and nvtx_gpu_proj_pace: the instances of one named NVTX range,
-// kernel, or NVTX range projected onto the GPU (--name), in start order, per rank: iteration i's duration (end - start), delta (start_i - end_{i-1}, 0 for
-// the first) and their running sums, with times aligned across ranks. Across ranks: per-rank
-// statistics and how far each rank lags the earliest rank at the same iteration (stragglers).
-// The pace rows of a rank go to a part on disk; Reduce reads the parts back twice, line by line.
+// kernel, or NVTX range projected onto the GPU (--name), in start order, per rank: iteration i's
+// duration (end - start), delta (start_i - end_{i-1}, with end_{-1} = 0 as nsys computes it, so
+// the first delta is the first start on the rank's own timeline) and their running sums, with
+// start and end aligned across ranks. nsys's tables: stats (the duration statistics of all ranks
+// merged), pace_<column> (one column per rank, one row per iteration) and pace_delta_stats (the
+// deltas of each iteration over the ranks). gsys adds pace (the same values, one row per rank and
+// iteration) and rank_summary (stragglers: how far each rank lags the earliest at the same
+// iteration). The pace rows of a rank go to a part on disk; Reduce reads them back once.
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <climits>
 #include <cmath>
 #include <map>
+#include <optional>
 
 #include "analysis/recipe/describe.h"
 #include "analysis/recipe/recipe_util.h"
@@ -50,8 +56,10 @@ class PaceRecipe : public Recipe {
               "first to the end of the last GPU operation launched inside it, as "
               "nvtx_gpu_proj_trace projects it; ranges that launched no GPU work are left out)";
     return "Iterations of one " + what +
-           " per rank: duration, delta (gap since the previous instance) and their running "
-           "sums (pace.csv), per-rank statistics (stats.csv, delta_stats.csv) and stragglers "
+           " per rank: start, end, duration, delta (start minus the previous end; the first: "
+           "its start) and their running sums, as nsys's pace_<column>.csv (a column per rank) "
+           "and gsys's pace.csv (a row per rank and iteration); the duration statistics of all "
+           "ranks (stats.csv), the deltas per iteration (pace_delta_stats.csv) and stragglers "
            "(rank_summary.csv: mean lag behind the earliest rank at the same iteration).";
   }
   std::vector<DataNeed> Needs(const RecipeOptions&) const override {
@@ -97,12 +105,15 @@ class PaceRecipe : public Recipe {
     int64_t prev_end = 0, dur_acc = 0, delta_acc = 0, offset = ctx.info.offset;
     for (const auto& [start, end] : instances) {
       // Saturating: report times are untrusted (issue 17, item 7).
-      int64_t delta = f.rows.empty() ? 0 : SaturatingSub(start, prev_end);
+      int64_t delta = SaturatingSub(start, prev_end);  // prev_end = 0 before the first
       int64_t dur = SaturatingSub(end, start);
       dur_acc = SaturatingAdd(dur_acc, dur);
       delta_acc = SaturatingAdd(delta_acc, delta);
-      f.rows.push_back({static_cast<int64_t>(f.rows.size()), SaturatingAdd(start, offset),
-                        SaturatingAdd(end, offset), dur, delta, dur_acc, delta_acc});
+      std::vector<Cell>& row = f.rows.emplace_back();
+      for (int64_t v : {static_cast<int64_t>(f.rows.size() - 1), SaturatingAdd(start, offset),
+                        SaturatingAdd(end, offset), dur, delta, dur_acc, delta_acc}) {
+        row.emplace_back(v);
+      }
       prev_end = end;
     }
     if (f.rows.empty()) {
@@ -113,100 +124,73 @@ class PaceRecipe : public Recipe {
       return Bundle{{"pace", std::move(f)}};
     }
     // This rank's statistics; the pace rows go to a part on disk (Recipe::SpilledTables).
-    std::vector<int64_t> dur, delta;
+    std::vector<int64_t> dur, gaps;
     for (const auto& row : f.rows) {
       dur.push_back(CellInt(row[3]));
-      delta.push_back(CellInt(row[4]));
+      if (dur.size() > 1) gaps.push_back(CellInt(row[4]));
     }
-    Describe dd = DescribeValues(dur), dg = DescribeValues(delta);
-    Frame stats, delta_stats, info;
-    stats.columns = delta_stats.columns = DescribeColumns();
+    Describe dd = DescribeValues(dur);
+    Frame stats, info;
+    stats.columns = DescribeColumns();
     stats.rows.push_back(DescribeCells(dd));
-    delta_stats.rows.push_back(DescribeCells(dg));
-    info.columns = {"Iterations", "Mean Duration", "Mean Delta", "Last End", "Range"};
-    info.rows.push_back({static_cast<int64_t>(f.rows.size()), dd.mean, dg.mean, f.rows.back()[2],
-                         range});
-    return Bundle{{"pace", std::move(f)},
-                  {"stats", std::move(stats)},
-                  {"delta_stats", std::move(delta_stats)},
-                  {"info", std::move(info)}};
+    info.columns = {"Iterations", "Mean Duration", "Mean Gap", "Last End", "Range"};
+    std::vector<Cell> row = {static_cast<int64_t>(f.rows.size()), dd.mean, std::monostate{},
+                             f.rows.back()[2], range};
+    if (!gaps.empty()) row[2] = DescribeValues(gaps).mean;
+    info.rows.push_back(std::move(row));
+    return Bundle{{"pace", std::move(f)}, {"stats", std::move(stats)}, {"info", std::move(info)}};
   }
 
   Result<RecipeResult> Reduce(const std::vector<RankResult>& ranks, const RecipeOptions& options,
                               const GlobalParams&) const override {
     RecipeResult result;
-    Frame stats, delta_stats, summary;
-    stats.columns = delta_stats.columns = {"Rank"};
-    for (const auto& c : DescribeColumns()) {
-      stats.columns.push_back(c);
-      delta_stats.columns.push_back(c);
-    }
-    summary.columns = {"Rank", "Iterations", "Mean Duration", "Mean Delta", "Mean Lag",
-                       "Last End"};
-    // Earliest start of each iteration over all ranks, for the lag (a first pass over the parts).
-    std::vector<int64_t> earliest;
     auto mapped = MappedRanks(ranks);
-    std::vector<int64_t> fields;
-    auto parse = [&fields](const std::string& line) {
-      fields.clear();
-      const char* p = line.data();
-      const char* end = p + line.size();
-      while (true) {
-        const char* comma = std::find(p, end, ',');
-        int64_t v = 0;
-        std::from_chars(p, comma, v);
-        fields.push_back(v);
-        if (comma == end) break;
-        p = comma + 1;
+    GSYS_ASSIGN_OR_RETURN(std::vector<PaceColumns> values, ReadPace(mapped));
+    size_t iterations = 0;
+    for (const PaceColumns& v : values) iterations = std::max(iterations, v[kStart].size());
+    // Earliest aligned start of each iteration over all ranks, for the lag.
+    std::vector<int64_t> earliest(iterations, INT64_MAX);
+    for (const PaceColumns& v : values) {
+      for (size_t i = 0; i < v[kStart].size(); ++i) {
+        earliest[i] = std::min(earliest[i], v[kStart][i]);
       }
-      return fields.size() == 8;  // Rank, Iteration, Start, End, Duration, Delta, 2 sums
-    };
-    for (const RankResult& r : mapped) {
-      GSYS_RETURN_IF_ERROR(ForEachRecord({r.parts->at("pace").path}, [&](const std::string& l) {
-        if (!parse(l)) return true;
-        size_t it = static_cast<size_t>(fields[1]);
-        if (it >= earliest.size()) earliest.resize(it + 1, INT64_MAX);
-        earliest[it] = std::min(earliest[it], fields[2]);
-        return true;
-      }));
     }
+    Frame summary;
+    summary.columns = {"Rank", "Iterations", "Mean Duration", "Mean Gap", "Mean Lag",
+                       "Last End"};
     html::LineChart durations{"Duration per iteration", "iteration", "ms", {}};
     html::LineChart deltas{"Delta (gap before the iteration) per iteration", "iteration", "ms", {}};
     html::BarChart lags{"Mean lag behind the earliest rank", "ms", {}, {}};
-    for (const RankResult& r : mapped) {
-      html::LineSeries sd{"rank " + std::to_string(r.info->rank), {}, {}}, sg = sd;
+    for (size_t k = 0; k < mapped.size(); ++k) {
+      const PaceColumns& v = values[k];
+      int64_t rank = mapped[k].info->rank;
+      html::LineSeries sd{"rank " + std::to_string(rank), {}, {}}, sg = sd;
       long double lag = 0;
-      GSYS_RETURN_IF_ERROR(ForEachRecord({r.parts->at("pace").path}, [&](const std::string& l) {
-        if (!parse(l)) return true;
-        lag += static_cast<long double>(
-            SaturatingSub(fields[2], earliest[static_cast<size_t>(fields[1])]));
-        sd.x.push_back(static_cast<double>(fields[1]));
-        sd.y.push_back(static_cast<double>(fields[4]) / 1e6);
-        sg.x.push_back(static_cast<double>(fields[1]));
-        sg.y.push_back(static_cast<double>(fields[5]) / 1e6);
-        return true;
-      }));
-      int64_t rank = r.info->rank;
-      const std::vector<Cell>& info = r.bundle->at("info").rows.at(0);
-      std::vector<Cell> srow = {rank}, grow = {rank};
-      for (const Cell& c : r.bundle->at("stats").rows.at(0)) srow.push_back(c);
-      for (const Cell& c : r.bundle->at("delta_stats").rows.at(0)) grow.push_back(c);
-      stats.rows.push_back(std::move(srow));
-      delta_stats.rows.push_back(std::move(grow));
-      int64_t iterations = CellInt(info[0]);
-      double mean_lag = Round1(static_cast<double>(lag / static_cast<long double>(iterations)));
-      summary.rows.push_back({rank, iterations, info[1], info[2], mean_lag, info[3]});
+      for (size_t i = 0; i < v[kStart].size(); ++i) {
+        lag += static_cast<long double>(SaturatingSub(v[kStart][i], earliest[i]));
+        sd.x.push_back(static_cast<double>(i));
+        sd.y.push_back(static_cast<double>(v[kDuration][i]) / 1e6);
+        sg.x.push_back(static_cast<double>(i));
+        sg.y.push_back(static_cast<double>(v[kDelta][i]) / 1e6);
+      }
+      const std::vector<Cell>& info = mapped[k].bundle->at("info").rows.at(0);
+      int64_t count = CellInt(info[0]);
+      double mean_lag = Round1(static_cast<double>(lag / static_cast<long double>(count)));
+      summary.rows.push_back({rank, count, info[1], info[2], mean_lag, info[3]});
       durations.series.push_back(std::move(sd));
       deltas.series.push_back(std::move(sg));
       lags.labels.push_back("rank " + std::to_string(rank));
       lags.values.push_back(mean_lag / 1e6);
     }
-    OutputTable pace = StackedTable("pace", ranks, "pace",
-                                    {"Rank", "Iteration", "Start", "End", "Duration", "Delta",
-                                     "Duration Accum", "Delta Accum"});
-    result.tables.push_back(std::move(pace));
+    Frame stats = MergedStats(mapped), delta_stats = DeltaStats(values, iterations);
     result.tables.push_back({"stats", stats});
-    result.tables.push_back({"delta_stats", delta_stats});
+    for (const auto& [file, column] : kWideTables) {
+      result.tables.push_back({std::string("pace_") + file, WideTable(mapped, values, column, iterations)});
+    }
+    result.tables.push_back({"pace_delta_stats", delta_stats});
+    result.tables.push_back(StackedTable("pace", ranks, "pace",
+                                         {"Rank", "Iteration", "Start", "End", "Duration",
+                                          "Delta", "Duration Accum", "Delta Accum"}));
     result.tables.push_back({"rank_summary", summary});
     std::string range = options.range_name;
     if (range.empty()) {
@@ -233,13 +217,116 @@ class PaceRecipe : public Recipe {
     result.blocks.emplace_back(std::move(deltas));
     if (lags.labels.size() > 1) result.blocks.emplace_back(std::move(lags));
     result.blocks.emplace_back(TableBlock("rank_summary", summary));
-    result.blocks.emplace_back(TableBlock("stats (duration)", stats));
-    result.blocks.emplace_back(TableBlock("delta_stats", delta_stats));
+    result.blocks.emplace_back(TableBlock("stats (duration, all ranks)", stats));
+    result.blocks.emplace_back(TableBlock("pace_delta_stats (per iteration)", delta_stats));
     Summarize(summary, &result.summary);
     return result;
   }
 
  private:
+  // A rank's pace values by column (kStart..kDeltaAccum), one entry per iteration.
+  enum PaceColumn { kStart, kEnd, kDuration, kDelta, kDurationAccum, kDeltaAccum, kColumns };
+  using PaceColumns = std::array<std::vector<int64_t>, kColumns>;
+  // nsys's pace_<name> tables, in the order nsys writes them.
+  static constexpr std::pair<const char*, PaceColumn> kWideTables[] = {
+      {"start", kStart},       {"end", kEnd},           {"duration_accum", kDurationAccum},
+      {"delta_accum", kDeltaAccum}, {"duration", kDuration}, {"delta", kDelta}};
+
+  // Every mapped rank's pace part read back (lines: Rank, Iteration, then the six columns).
+  // Memory: 48 bytes per rank and iteration, what the wide tables need at once.
+  static Result<std::vector<PaceColumns>> ReadPace(const std::vector<RankResult>& mapped) {
+    std::vector<PaceColumns> out(mapped.size());
+    std::vector<int64_t> fields;
+    for (size_t k = 0; k < mapped.size(); ++k) {
+      GSYS_RETURN_IF_ERROR(
+          ForEachRecord({mapped[k].parts->at("pace").path}, [&](const std::string& line) {
+            fields.clear();
+            const char* p = line.data();
+            const char* end = p + line.size();
+            while (true) {
+              const char* comma = std::find(p, end, ',');
+              int64_t v = 0;
+              std::from_chars(p, comma, v);
+              fields.push_back(v);
+              if (comma == end) break;
+              p = comma + 1;
+            }
+            if (fields.size() != 2 + kColumns) return true;
+            for (size_t c = 0; c < kColumns; ++c) out[k][c].push_back(fields[2 + c]);
+            return true;
+          }));
+    }
+    return out;
+  }
+
+  // nsys's stats: the ranks' duration statistics merged per range name (all_stats's rules).
+  Frame MergedStats(const std::vector<RankResult>& mapped) const {
+    Frame f;
+    // nsys titles its grouping column: "text" -> "Text", "shortName" -> "Shortname".
+    f.columns = {source_ == PaceSource::kKernel ? "Shortname" : "Text"};
+    for (const auto& c : MergedColumns()) f.columns.push_back(c);
+    std::map<std::string, std::vector<Describe>> per_name;
+    for (const RankResult& r : mapped) {
+      per_name[CellText(r.bundle->at("info").rows.at(0).at(4))].push_back(
+          DescribeFromRow(r.bundle->at("stats").rows.at(0), 0));
+    }
+    for (const auto& [name, list] : per_name) {
+      std::vector<Cell> row = {name};
+      for (Cell& c : MergeDescribe(list)) row.push_back(std::move(c));
+      f.rows.push_back(std::move(row));
+    }
+    return f;
+  }
+
+  // One column per rank (named by its number), one row per iteration; a rank with fewer
+  // iterations has empty cells.
+  static Frame WideTable(const std::vector<RankResult>& mapped,
+                         const std::vector<PaceColumns>& values, PaceColumn column,
+                         size_t iterations) {
+    Frame f;
+    for (const RankResult& r : mapped) f.columns.push_back(std::to_string(r.info->rank));
+    for (size_t i = 0; i < iterations; ++i) {
+      std::vector<Cell> row;
+      for (const PaceColumns& v : values) {
+        const auto& list = v[column];
+        if (i < list.size()) {
+          row.emplace_back(list[i]);
+        } else {
+          row.emplace_back(std::monostate{});
+        }
+      }
+      f.rows.push_back(std::move(row));
+    }
+    return f;
+  }
+
+  // nsys's pace_delta_stats: per iteration, the deltas of the ranks that have it described
+  // (pandas describe + sum, not rounded; all doubles, as pandas leaves them after transposing).
+  static Frame DeltaStats(const std::vector<PaceColumns>& values, size_t iterations) {
+    Frame f;
+    f.columns = DescribeColumns();
+    for (size_t i = 0; i < iterations; ++i) {
+      std::vector<double> d;
+      for (const PaceColumns& v : values) {
+        if (i < v[kDelta].size()) d.push_back(static_cast<double>(v[kDelta][i]));
+      }
+      std::sort(d.begin(), d.end());
+      long double sum = 0;
+      for (double x : d) sum += x;
+      double n = static_cast<double>(d.size());
+      double mean = static_cast<double>(sum / d.size());
+      Cell sd = std::monostate{};
+      if (d.size() > 1) {
+        long double ss = 0;
+        for (double x : d) ss += (x - mean) * (x - mean);
+        sd = static_cast<double>(std::sqrt(ss / (d.size() - 1)));
+      }
+      f.rows.push_back({n, mean, sd, d.front(), Quantile(d, 0.25), Quantile(d, 0.5),
+                        Quantile(d, 0.75), d.back(), static_cast<double>(sum)});
+    }
+    return f;
+  }
+
   static void Summarize(const Frame& summary, std::vector<std::string>* lines) {
     if (summary.rows.empty()) return;
     auto by = [&](size_t col) {

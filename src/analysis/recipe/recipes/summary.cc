@@ -49,12 +49,12 @@ std::string SourceSql(const SummarySpec& spec, const RecipeOptions& options) {
     return "SELECT NULL, NULL, nameId, end - start FROM CUPTI_ACTIVITY_KIND_RUNTIME";
   }
   if (n == "osrt_sum") return "SELECT NULL, NULL, nameId, end - start FROM OSRT_API";
-  if (n == "mpi_sum") {  // nsys's MPI composite table: every MPI event table
+  if (n == "mpi_sum") {  // nsys's MPI composite table: every MPI event table, duration > 0
     std::string sql;
     for (const char* t : {"MPI_P2P_EVENTS", "MPI_COLLECTIVES_EVENTS", "MPI_START_WAIT_EVENTS",
                           "MPI_OTHER_EVENTS"}) {
       sql += std::string(sql.empty() ? "" : " UNION ALL ") +
-             "SELECT NULL, NULL, textId, end - start FROM " + t;
+             "SELECT NULL, NULL, textId, end - start FROM " + t + " WHERE end > start";
     }
     return sql;
   }
@@ -148,7 +148,8 @@ class SummaryRecipe : public Recipe {
   // nccl_gpu_proj_sum: NCCL's NVTX ranges (domain "NCCL") projected onto the GPU, as the
   // nvtx_gpu_proj_trace stats report projects them (ranges without GPU work are left out):
   // projected durations by range text. As nccl_sum does, where a time-sliced export lost the
-  // domain's name row, ranges named nccl* outside the default domain count too.
+  // domain's name row, ranges named nccl* outside the default domain count too. Projected
+  // durations of 0 are dropped, as nsys does.
   static Status ProjectedNccl(MapContext& ctx, std::map<GroupKey, std::vector<int64_t>>* groups) {
     GSYS_ASSIGN_OR_RETURN(ReportOutcome proj, RunReport(ctx.reader, {"nvtx_gpu_proj_trace", {}}));
     std::set<int64_t> other_domain;  // RangeIds (NVTX_EVENTS rowids) outside the default domain
@@ -176,6 +177,8 @@ class SummaryRecipe : public Recipe {
       } else {
         continue;
       }
+      // nsys drops projections of zero length (a range whose only GPU work took no time).
+      if (CellInt(row[2]) <= 0) continue;
       (*groups)[{-1, -1, 0, text}].push_back(CellInt(row[2]));
     }
     return OkStatus();
@@ -342,12 +345,12 @@ std::unique_ptr<Recipe> MakeSummaryRecipe(const std::string& name) {
        "NCCL's NVTX ranges (domain NCCL) by text, duration > 0, per rank and all ranks.", kNvtx,
        "Text", false, KeyKind::kText, "ns"},
       {"mpi_sum", "MPI Summary",
-       "MPI calls (point-to-point, collectives, start/wait and other MPI events) by name, per "
-       "rank and all ranks.", kMpi, "Text", false, KeyKind::kStringId, "ns"},
+       "MPI calls (point-to-point, collectives, start/wait and other MPI events) by name, "
+       "duration > 0, per rank and all ranks.", kMpi, "Text", false, KeyKind::kStringId, "ns"},
       {"nccl_gpu_proj_sum", "NCCL GPU Projection Summary",
        "NCCL's NVTX ranges (domain NCCL) projected onto the GPU (from the start of the first to "
        "the end of the last GPU operation launched inside the range; ranges without GPU work "
-       "left out): projected durations by text, per rank and all ranks.", kNvtx, "Text", false,
+       "left out): projected durations > 0 by text, per rank and all ranks.", kNvtx, "Text", false,
        KeyKind::kText, "ns"},
       {"nvtx_sum", "NVTX Range Summary",
        "NVTX push/pop and start/end ranges by \"domain:text\", per rank and all ranks.", kNvtx,

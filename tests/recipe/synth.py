@@ -102,7 +102,7 @@ class Report:
                        " streamId, correlationId, globalPid, bytes, copyKind, srcKind, dstKind)"
                        " VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, 1, 2)",
                        (s, e, dev, stream, 300000 + i, gpid(pid), nbytes, kind))
-        launch_api = sid("cudaLaunchKernel_v7000")
+        launch_api = sid("cudaLaunchKernel_v7000") if self.launches else None
         for i, (a0, a1, s, e, name, pid, dev, stream) in enumerate(self.launches):
             pids.add(pid)
             corr = 400000 + i

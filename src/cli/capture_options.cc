@@ -293,6 +293,14 @@ const std::vector<Option>& Table() {
          return OkStatus();
        },
        0, nullptr, "primary"},
+      {{"quiet", 'q', FlagValue::kNone, "",
+        "Print only warnings and errors: no summary of the report, no notes, no --stats\n"
+        "console lines (gsys's own messages; the target's output is untouched)."},
+       kP, nullptr,
+       +[](const Value&, CaptureOptions* o) -> Status {
+         o->quiet = true;
+         return OkStatus();
+       }},
       {{"stats", 0, FlagValue::kBool, "", "Run gsys stats on the report afterwards."},
        kP | kS, "false",
        +[](const Value& v, CaptureOptions* o) -> Status {

@@ -52,6 +52,7 @@ struct CaptureOptions {
   std::string output;              // -o pattern, "" = the verb's default naming
   bool force_overwrite = false;
   bool stats = false;
+  bool quiet = false;  // profile -q: warnings and errors only
   std::vector<std::string> exports;  // --export types (none left out)
   int64_t delay_ns = 0;
   int64_t duration_ns = 0;

@@ -70,7 +70,7 @@ struct Plan {
   std::vector<std::string> split_vars;
   launcher::OutputNameContext names;  // host; pid once the target runs
   std::string report_path;     // the one report (without split_vars), once the pid is known
-  bool force = false, stats = false;
+  bool force = false, stats = false, quiet = false;
   bool gpu_metrics = false;
   launcher::GpuMetricsOptions metrics;
   std::vector<std::string> exports;  // --export types, validated before the target starts
@@ -204,6 +204,7 @@ Result<int> ProfileCommand::Run(const std::vector<std::string>& args) {
   reports.names = plan.names;
   reports.force = plan.force;
   reports.stats = plan.stats;
+  reports.quiet = plan.quiet;
   reports.exports = plan.exports;
   reports.seconds = static_cast<double>(launched->end_monotonic_ns - launched->start_monotonic_ns) / 1e9;
   // The exit code stays the target's (docs/reliability.md): a lost report is reported there.
@@ -230,6 +231,7 @@ Status BuildPlan(const ParsedFlags& flags, CaptureOptions o, Plan* plan) {
   plan->launch.show_output = o.show_output;
   plan->force = o.force_overwrite;
   plan->stats = o.stats;
+  plan->quiet = o.quiet;
   plan->exports = o.exports;
   plan->gpu_metrics = o.gpu_metrics;
   plan->metrics.devices = o.gpu_metrics_devices;
@@ -237,7 +239,9 @@ Status BuildPlan(const ParsedFlags& flags, CaptureOptions o, Plan* plan) {
   // GSYS_NVML_LIBRARY (tests only) replaces libnvidia-ml.so.1.
   if (const char* lib = std::getenv("GSYS_NVML_LIBRARY")) plan->metrics.nvml_library = lib;
   GSYS_RETURN_IF_ERROR(ToCaptureSettings(o, "profile", &c));
-  for (const auto& n : o.notes) std::fprintf(stderr, "gsys: note: %s\n", n.c_str());
+  for (const auto& n : o.quiet ? std::vector<std::string>{} : o.notes) {
+    std::fprintf(stderr, "gsys: note: %s\n", n.c_str());
+  }
   // Output: everything but %p and the split variables now, those once they are known.
   launcher::OutputNameContext& oc = plan->names;
   oc.host = HostName();

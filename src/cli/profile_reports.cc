@@ -23,7 +23,11 @@ namespace fs = std::filesystem;
 
 std::string Count(uint64_t n) { return GroupThousands(std::to_string(n)); }
 
-void PrintSummary(const report::ImportSummary& sum, double secs) {
+void PrintSummary(const report::ImportSummary& sum, double secs, bool quiet) {
+  if (quiet) {
+    for (const auto& w : sum.warnings) std::fprintf(stderr, "gsys: warning: %s\n", w.c_str());
+    return;
+  }
   uint64_t drops = sum.counters[report::ImportCounter::kDroppedRecords];
   std::fprintf(stderr, "gsys: generated %s: %s NVTX events, %s OS runtime events, %s dropped, "
                "%llu processes, %.2f s\n", sum.report_path.c_str(), Count(sum.nvtx_events).c_str(),
@@ -57,7 +61,7 @@ void ExportAndStats(const ProfileReports& p, const std::string& report) {
   }
   if (p.stats) {
     std::fflush(stderr);
-    auto rc = MakeStatsCommand()->Run({report});
+    auto rc = p.quiet ? MakeStatsCommand()->Run({"-q", report}) : MakeStatsCommand()->Run({report});
     if (!rc.ok()) std::fprintf(stderr, "%s\n", rc.status().message().c_str());
   }
 }
@@ -103,7 +107,7 @@ bool WriteProfileReports(const ProfileReports& p) {
       all = false;
       continue;
     }
-    PrintSummary(*sum, p.seconds);
+    PrintSummary(*sum, p.seconds, p.quiet);
     written.push_back(sum->report_path);
   }
   std::error_code ec;

@@ -19,6 +19,7 @@ struct ProfileReports {
   std::vector<std::string> split_vars;  // empty: one report
   launcher::OutputNameContext names;
   bool force = false, stats = false;
+  bool quiet = false;  // -q: only the warnings of the summary, and stats -q
   std::vector<std::string> exports;
   double seconds = 0;  // the target's run time, for the summary line
 };

@@ -36,6 +36,17 @@ def meta(report, name):
 PRINT_ABC = ["sh", "-c", 'printf "%s|%s|%s|%s\\n" "$A" "$B" "$C" "$CUDA_VISIBLE_DEVICES"']
 
 
+class QuietTest(CliTestCase):
+    def test_quiet_keeps_only_warnings_and_the_targets_output(self):
+        loud = profile(self.tmp, "--stats=true", "-f", "true", *PRINT_ABC, name="loud")
+        self.assertEqual(loud.returncode, 0, loud.stderr)
+        self.assertIn("gsys: generated ", loud.stderr)
+        self.assertIn("Processing [", loud.stdout + loud.stderr)
+        quiet = profile(self.tmp, "-q", "--stats=true", "-f", "true", *PRINT_ABC, name="quiet")
+        self.assertEqual((quiet.returncode, quiet.stdout, quiet.stderr), (0, "|||\n", ""))
+        self.assertTrue(os.path.exists(os.path.join(self.tmp, "quiet.gsys-rep")))
+
+
 class EnvVarTest(CliTestCase):
     def test_a_comma_list_sets_every_variable(self):
         p = profile(self.tmp, "-e", "A=1,B=2", "--env-var=C=x,y", "-e",

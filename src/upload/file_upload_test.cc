@@ -3,12 +3,14 @@
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include "upload/pinned_file.h"
 #include "upload/upload.h"
 
 namespace gsys::upload {
@@ -84,6 +86,56 @@ TEST_F(FileUploadTest, CopyIsReadable) {
   struct stat st {};
   ASSERT_EQ(::stat((root_ + "/out/r.txt").c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 0777, 0644u);
+}
+
+// PinnedFile (upload/pinned_file.h), with the same scratch directory.
+class PinnedFileTest : public FileUploadTest {};
+
+// The attack: the window report is written, then (before or during the upload) another user
+// who may write the output directory puts a link to the victim's secret at its name.
+TEST_F(PinnedFileTest, ReadsThePinnedFileAfterItsPathIsSwappedForALink) {
+  std::string report = Write("w.gsys-rep", "the report");
+  std::string secret = Write("secret", "private key material");
+  auto pinned = PinFile(report, false);
+  ASSERT_TRUE(pinned.ok()) << pinned.status().message();
+  fs::remove(report);
+  fs::create_symlink(secret, report);
+  EXPECT_EQ(pinned->size(), 10u);
+  EXPECT_EQ(Read(pinned->read_path()), "the report");
+  EXPECT_NE(pinned->read_path(), report);
+}
+
+TEST_F(PinnedFileTest, RefusesALinkWhenTheCallerWroteTheFile) {
+  std::string secret = Write("secret", "private key material");
+  std::string report = root_ + "/w.gsys-rep";
+  fs::create_symlink(secret, report);
+  auto pinned = PinFile(report, false);
+  ASSERT_FALSE(pinned.ok());
+  EXPECT_NE(pinned.status().message().find("is a symbolic link"), std::string::npos)
+      << pinned.status().message();
+  // `gsys upload LINK` (the user's own choice) still follows it.
+  auto followed = PinFile(report, true);
+  ASSERT_TRUE(followed.ok()) << followed.status().message();
+  EXPECT_EQ(Read(followed->read_path()), "private key material");
+}
+
+TEST_F(PinnedFileTest, AFifoIsRefusedWithoutBlocking) {
+  std::string fifo = root_ + "/f.gsys-rep";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  auto pinned = PinFile(fifo, true);
+  ASSERT_FALSE(pinned.ok());
+  EXPECT_NE(pinned.status().message().find("not a regular file"), std::string::npos);
+}
+
+TEST_F(PinnedFileTest, WindowUploadOfAPlantedLinkCopiesNothing) {
+  std::string secret = Write("secret", "private key material");
+  std::string report = root_ + "/w.gsys-rep";
+  fs::create_symlink(secret, report);
+  UploadOptions o;
+  o.follow_links = false;
+  Status s = UploadFile(report, "file://" + root_ + "/out/", o);
+  ASSERT_FALSE(s.ok());
+  EXPECT_FALSE(fs::exists(root_ + "/out/w.gsys-rep"));
 }
 
 }  // namespace

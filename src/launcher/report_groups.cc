@@ -14,7 +14,10 @@ ReportGroups GroupProcessesByName(
   const auto& by_pid = process_vars.empty() ? empty : process_vars;
   std::map<std::string, ReportGroup> named;
   ReportGroups out;
-  for (const auto& [pid, values] : by_pid) {
+  for (const auto& entry : by_pid) {
+    uint32_t pid = entry.first;
+    // Not a structured binding: clang before 16 cannot capture one in a lambda (the fuzz tier).
+    const std::map<std::string, std::string>& values = entry.second;
     OutputNameContext c = ctx;
     c.getenv = [&values, &vars](const std::string& name) -> const char* {
       auto it = values.find(name);

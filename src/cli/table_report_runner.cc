@@ -142,6 +142,11 @@ bool IsDataFormat(const PlannedJob& p) {
          (ext == ".csv" || ext == ".tsv" || ext == ".json");
 }
 
+// A json job for the console: its document is joined with the others (JoinConsoleJson).
+bool IsConsoleJson(const PlannedJob& p) {
+  return IsDataFormat(p) && p.formatter->Extension() == ".json";
+}
+
 // The lines of `value` after its first, indented by `indent` (a member of an object).
 std::string Indented(std::string value, const std::string& indent) {
   while (!value.empty() && value.back() == '\n') value.pop_back();
@@ -212,7 +217,7 @@ Status Emit(const std::string& shown_input, const PlannedJob& p, const TableRunO
                Paragraph(outcome.advice) + (empty ? Paragraph(outcome.no_result) : "") +
                Paragraph(outcome.note));
     }
-    if (p.formatter->Extension() == ".json") {  // joined with the others at the end
+    if (IsConsoleJson(p)) {
       data->json.back().second.push_back(
           {p.job.name + (p.job.args.empty() ? "" : ":" + Join(p.job.args, ":")), std::move(text)});
     } else {  // csv/tsv tables follow each other, one empty line apart
@@ -312,7 +317,7 @@ Result<int> RunTableJobs(const TableRunOptions& options, const std::vector<Table
   }
   size_t json_jobs = 0;
   if (!prepared.empty()) {
-    for (const auto& p : prepared[0].plan) json_jobs += IsDataFormat(p) && p.formatter->Extension() == ".json";
+    for (const auto& p : prepared[0].plan) json_jobs += IsConsoleJson(p);
   }
   std::string joined = JoinConsoleJson(data.json, json_jobs);
   if (!joined.empty()) PrintOut(joined);

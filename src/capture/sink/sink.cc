@@ -558,16 +558,28 @@ void* WriterMain(void*) {
   WriterSyscall(SYS_prctl, PR_SET_NAME, reinterpret_cast<long>("gsys-writer"));
   UsePrivateDescriptorTable();
   const int64_t interval = g.config->flush_interval_ms * 1000000ll;
-  {
-    // Calibrate the tick clock over ~20 ms before the first periodic drain.
-    timespec wait{0, 20 * 1000 * 1000};
-    SleepFor(wait);
-    CalibrateTicks(g.init_ticks, g.init_ns, NowTicks(), MonotonicNs());
-  }
+  // The tick clock is calibrated once ~20 ms after init; wakes before that are served too (a
+  // thread can fill its buffer in a few ms), the drains need no calibration.
+  constexpr int64_t kCalibrationNs = 20 * 1000 * 1000;
+  bool calibrated = false;
+  // Read before each drain, not after: a producer's wake during the drain (its wake_sent was
+  // reset by that drain) changes the word, so the next wait returns at once instead of
+  // sleeping a whole interval while wake_sent stays set and the buffer overflows.
+  uint32_t seen = g.wake_word.load(std::memory_order_acquire);
   while (!g.disabled.load(std::memory_order_relaxed)) {
-    uint32_t seen = g.wake_word.load(std::memory_order_acquire);
-    timespec timeout{static_cast<time_t>(interval / 1000000000), static_cast<long>(interval % 1000000000)};
+    int64_t wait_ns = interval;
+    if (!calibrated) {
+      int64_t left = g.init_ns + kCalibrationNs - MonotonicNs();
+      if (left <= 0) {
+        CalibrateTicks(g.init_ticks, g.init_ns, NowTicks(), MonotonicNs());
+        calibrated = true;
+      } else if (left < wait_ns) {
+        wait_ns = left;
+      }
+    }
+    timespec timeout{static_cast<time_t>(wait_ns / 1000000000), static_cast<long>(wait_ns % 1000000000)};
     syscall(SYS_futex, &g.wake_word, FUTEX_WAIT_PRIVATE, seen, &timeout, nullptr, 0);
+    seen = g.wake_word.load(std::memory_order_acquire);
     bool final = g.final_word.load(std::memory_order_acquire) == 1;
     // Records emitted from now on are counted, not kept (EmitRecord): set before the drain so
     // none lands in a buffer already drained.

@@ -42,11 +42,11 @@ test-release: build
 test-asan: build-asan
 	@cd $(ASAN_BUILD) && ctest --output-on-failure -j $(JOBS) -LE 'gpu|bench'
 
-# The capture buffer/writer/flush tests under ThreadSanitizer (only that test binary is built).
+# The capture buffer/writer/flush and buffer-growth tests under ThreadSanitizer (only those binaries).
 test-tsan: deps
 	@cmake -S . -B $(TSAN_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGSYS_SANITIZE=thread \
 	  -DGSYS_BUILD_BENCH=OFF -DGSYS_WERROR=ON >/dev/null
-	@cmake --build $(TSAN_BUILD) -j $(JOBS) --target gsys_capture_test
+	@cmake --build $(TSAN_BUILD) -j $(JOBS) --target gsys_capture_test gsys_sink_wake_test
 	@cd $(TSAN_BUILD) && ctest --output-on-failure -L tsan
 
 # Every libFuzzer target for a few seconds on its seed corpus (clang; only the fuzzers are built,

@@ -29,7 +29,7 @@ int Emit(uint16_t kind, const void* body, uint32_t body_size, const char* text,
   if (text_len != 0) std::memcpy(p + sizeof(h) + body_size, text, text_len);
   const size_t used = sizeof(h) + body_size + text_len;
   if (used < size) std::memset(p + used, 0, size - used);
-  if (__builtin_expect(b->Commit(static_cast<uint32_t>(size)), 0)) WakeWriter(b);
+  if (__builtin_expect(b->Commit(static_cast<uint32_t>(size)), 0)) OnOwnBufferHalfFull(b);
   return 1;
 }
 

@@ -37,6 +37,8 @@ int64_t g_window_stop_ns = INT64_MAX;
 namespace {
 
 constexpr size_t kMaxBuffers = 4096;
+// A thread's buffer grows (GrowBuffer) to at most this many times GSYS_BUFFER_BYTES.
+constexpr size_t kMaxGrowth = 16;
 constexpr size_t kChunkCapacity = 1u << 20;
 
 struct SinkState {
@@ -458,6 +460,33 @@ void AppendClockSyncNow() {
   AppendClockSync(t, ns);
 }
 
+// Moves `b`'s records into the chunk, after those of the buffers it replaced (GrowBuffer), and
+// frees it once its thread is done with it. Drain lock held.
+void DrainBuffer(ThreadBuffer* b, bool final) {
+  // The head first (an acquire load), then the predecessor: a record seen in `b` implies
+  // that its predecessor is seen too.
+  (void)b->Empty();
+  if (ThreadBuffer* pred = b->predecessor.load(std::memory_order_acquire)) {
+    DrainBuffer(pred, final);  // kReplaced: its producer is gone, so this empties it
+    b->predecessor.store(nullptr, std::memory_order_relaxed);
+    pred->name_emitted = false;
+    pred->state.store(ThreadBuffer::kFree, std::memory_order_release);
+  }
+  uint32_t state = b->state.load(std::memory_order_acquire);
+  if (!g.reserve_stopped) AppendThreadName(b, final && state == ThreadBuffer::kActive);
+  while (!b->Empty()) {
+    if (kChunkCapacity - g.chunk_used < 16 * 1024) WriteChunk(0);
+    g.chunk_used += b->Drain(g.chunk + g.chunk_used, kChunkCapacity - g.chunk_used,
+                             &g.chunk_records);
+  }
+  b->wake_sent.store(false, std::memory_order_relaxed);
+  if (state == ThreadBuffer::kRetired && b->Empty() &&
+      b->predecessor.load(std::memory_order_relaxed) == nullptr) {
+    b->name_emitted = false;
+    b->state.store(ThreadBuffer::kFree, std::memory_order_release);
+  }
+}
+
 void DrainLocked(bool final) {
   if (g.chunk == nullptr) return;
   if (!g.stream_started) {
@@ -486,19 +515,8 @@ void DrainLocked(bool final) {
     ThreadBuffer* b = g.buffers[i].load(std::memory_order_acquire);
     if (b == nullptr) continue;
     drops += b->dropped();
-    uint32_t state = b->state.load(std::memory_order_acquire);
-    if (state == ThreadBuffer::kFree) continue;
-    if (!g.reserve_stopped) AppendThreadName(b, final && state == ThreadBuffer::kActive);
-    while (!b->Empty()) {
-      if (kChunkCapacity - g.chunk_used < 16 * 1024) WriteChunk(0);
-      g.chunk_used += b->Drain(g.chunk + g.chunk_used, kChunkCapacity - g.chunk_used,
-                               &g.chunk_records);
-    }
-    b->wake_sent.store(false, std::memory_order_relaxed);
-    if (state == ThreadBuffer::kRetired && b->Empty()) {
-      b->name_emitted = false;
-      b->state.store(ThreadBuffer::kFree, std::memory_order_release);
-    }
+    if (b->state.load(std::memory_order_acquire) == ThreadBuffer::kFree) continue;
+    DrainBuffer(b, final);
   }
   if (g.reserve_stopped) {
     WriteChunk(0);  // counted, not written
@@ -687,6 +705,27 @@ ThreadBuffer* AcquireBuffer() {
   return found;
 }
 
+// Maps and registers a buffer of `cap` ring bytes, charged to GSYS_MEMORY_LIMIT_BYTES; nullptr
+// when the limit, the buffer table or mmap says no. Its state is kActive.
+ThreadBuffer* NewBuffer(size_t cap) {
+  size_t total = cap + 4096;
+  size_t used = g.memory_used.fetch_add(total);
+  void* mem = nullptr;
+  if (used + total <= g.config->memory_limit_bytes && g.buffer_count.load() < kMaxBuffers) {
+    mem = MapBytes(total);
+  }
+  if (mem == nullptr) {
+    g.memory_used.fetch_sub(total);
+    return nullptr;
+  }
+  auto* b = new (mem) ThreadBuffer(static_cast<uint8_t*>(mem) + 4096, cap);
+  b->state.store(ThreadBuffer::kActive);
+  uint32_t index = g.buffer_count.fetch_add(1);
+  if (index >= kMaxBuffers) return nullptr;
+  g.buffers[index].store(b, std::memory_order_release);
+  return b;
+}
+
 ThreadBuffer* AcquireBufferLocked() {
   ThreadBuffer* found = nullptr;
   uint32_t count = g.buffer_count.load(std::memory_order_acquire);
@@ -698,28 +737,12 @@ ThreadBuffer* AcquireBufferLocked() {
       found = b;
     }
   }
+  if (found == nullptr) found = NewBuffer(g.config->buffer_bytes);
   if (found == nullptr) {
-    size_t cap = g.config->buffer_bytes;
-    size_t total = cap + 4096;
-    size_t used = g.memory_used.fetch_add(total);
-    uint32_t index = kMaxBuffers;
-    void* mem = nullptr;
-    if (used + total <= g.config->memory_limit_bytes) {
-      index = g.buffer_count.load();
-      if (index < kMaxBuffers) mem = MapBytes(total);
-    }
-    if (mem == nullptr) {
-      g.memory_used.fetch_sub(total);
-      g.threads_without_buffer.fetch_add(1, std::memory_order_relaxed);
-      g.unbuffered_drops.fetch_add(1, std::memory_order_relaxed);
-      t_thread.no_buffer = true;  // do not retry on every event; each one counts as a drop
-      return nullptr;
-    }
-    found = new (mem) ThreadBuffer(static_cast<uint8_t*>(mem) + 4096, cap);
-    found->state.store(ThreadBuffer::kActive);
-    index = g.buffer_count.fetch_add(1);
-    if (index >= kMaxBuffers) return nullptr;
-    g.buffers[index].store(found, std::memory_order_release);
+    g.threads_without_buffer.fetch_add(1, std::memory_order_relaxed);
+    g.unbuffered_drops.fetch_add(1, std::memory_order_relaxed);
+    t_thread.no_buffer = true;  // do not retry on every event; each one counts as a drop
+    return nullptr;
   }
   found->tid.store(t_thread.tid, std::memory_order_relaxed);
   t_thread.buffer = found;
@@ -727,10 +750,47 @@ ThreadBuffer* AcquireBufferLocked() {
   return found;
 }
 
+// Moves the calling thread from `old` to a buffer twice its size. `old` becomes kReplaced and
+// the new one's predecessor: the writer drains `old` first (records stay in order) and then
+// frees it. Nothing happens at the growth limits; the thread then drops (and counts) as before.
+void GrowBuffer(ThreadBuffer* old) {
+  size_t cap = old->capacity() * 2;
+  if (cap > g.config->buffer_bytes * kMaxGrowth) return;
+  // Growth uses at most half of the memory limit, so threads that start later still get their
+  // first buffer (a thread without one records nothing at all).
+  if (g.memory_used.load(std::memory_order_relaxed) + cap + 4096 >
+      g.config->memory_limit_bytes / 2) {
+    return;
+  }
+  ++t_thread.guard;  // mmap and pthread_setspecific below must not be recorded
+  ThreadBuffer* grown = NewBuffer(cap);
+  if (grown != nullptr) {
+    grown->tid.store(t_thread.tid, std::memory_order_relaxed);
+    old->state.store(ThreadBuffer::kReplaced, std::memory_order_release);
+    // Published before the first record goes into `grown`: a writer that sees one of them
+    // sees the predecessor too (and, through it, every record of `old`).
+    grown->predecessor.store(old, std::memory_order_release);
+    t_thread.buffer = grown;
+    pthread_setspecific(g.exit_key, grown);
+  }
+  --t_thread.guard;
+}
+
 void WakeWriter(ThreadBuffer* b) {
   if (b->wake_sent.exchange(true, std::memory_order_relaxed)) return;
   g.wake_word.fetch_add(1, std::memory_order_release);
   syscall(SYS_futex, &g.wake_word, FUTEX_WAKE_PRIVATE, 1, nullptr, nullptr, 0);
+}
+
+void OnOwnBufferHalfFull(ThreadBuffer* b) {
+  // A wake still pending at 3/4 full: the writer is late (a burst, or it is not scheduled), and
+  // the ring would fill before it drains.
+  if (b->wake_sent.load(std::memory_order_relaxed) && b->FillBytes() > b->capacity() / 4 * 3 &&
+      b == t_thread.buffer && t_thread.guard == 0) {
+    GrowBuffer(b);
+    return;
+  }
+  WakeWriter(b);
 }
 
 bool SinkInit(const CaptureConfig& config, int64_t stream_id) {
@@ -838,6 +898,7 @@ void SinkForkChild(int64_t stream_id) {
     b->Reset();
     b->name_emitted = false;
     b->wake_sent.store(false);
+    b->predecessor.store(nullptr);
     if (b != t_thread.buffer) b->state.store(ThreadBuffer::kFree);
   }
   if (t_thread.buffer != nullptr) t_thread.buffer->tid.store(t_thread.tid);

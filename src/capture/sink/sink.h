@@ -67,6 +67,11 @@ uint32_t CurrentTid();
 uint32_t SinkPid();
 ThreadBuffer* AcquireBuffer();
 void WakeWriter(ThreadBuffer* buffer);
+// The calling thread's own buffer `buffer` is more than half full: wakes the writer, and when
+// the writer has not served the previous wake yet and the ring is 3/4 full, moves the thread
+// to a buffer twice as large (up to 16x GSYS_BUFFER_BYTES, while all buffers of the process
+// stay within half of GSYS_MEMORY_LIMIT_BYTES).
+void OnOwnBufferHalfFull(ThreadBuffer* buffer);
 
 // Set once the process's final flush is done (exit, a fatal signal, exec): records emitted
 // after it cannot be kept and are counted instead (CountLateRecord, docs/reliability.md P3).
@@ -94,7 +99,7 @@ inline bool EmitRecord(format::RecordKind kind, const Body& body, const char* te
   std::memcpy(p, &h, sizeof(h));
   std::memcpy(p + sizeof(h), &body, sizeof(Body));
   if (text_len != 0) std::memcpy(p + sizeof(h) + sizeof(Body), text, text_len);
-  if (__builtin_expect(b->Commit(size), 0)) WakeWriter(b);
+  if (__builtin_expect(b->Commit(size), 0)) OnOwnBufferHalfFull(b);
   return true;
 }
 

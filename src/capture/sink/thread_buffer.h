@@ -20,7 +20,9 @@ namespace gsys::capture {
 
 class ThreadBuffer {
  public:
-  enum State : uint32_t { kFree = 0, kActive = 1, kRetired = 2 };
+  // kReplaced: its thread moved to a larger buffer (sink.cc, GrowBuffer); the writer drains it
+  // before that successor and then frees it.
+  enum State : uint32_t { kFree = 0, kActive = 1, kRetired = 2, kReplaced = 3 };
 
   // `memory` must hold `capacity` bytes, `capacity` a power of two >= 4096.
   ThreadBuffer(uint8_t* memory, size_t capacity) : data_(memory), mask_(capacity - 1) {}
@@ -94,11 +96,15 @@ class ThreadBuffer {
   void Reset() { tail_.store(head_.load(std::memory_order_relaxed), std::memory_order_release); }
 
   uint64_t dropped() const { return dropped_.load(std::memory_order_relaxed); }
+  // Producer: bytes in the ring as of the last Commit that looked at the consumer.
+  uint64_t FillBytes() const { return head_.load(std::memory_order_relaxed) - cached_tail_; }
   size_t capacity() const { return mask_ + 1; }
 
   std::atomic<uint32_t> state{kFree};
   std::atomic<uint32_t> tid{0};
   std::atomic<bool> wake_sent{false};
+  // The buffer this thread wrote before this one (set when it grew): its records come first.
+  std::atomic<ThreadBuffer*> predecessor{nullptr};
   char name[16] = {};        // last thread name emitted (writer-owned)
   bool name_emitted = false; // writer-owned
 

@@ -21,7 +21,7 @@ OUT=$(mkdir -p "$1" && cd "$1" && pwd) || exit 2
 shift
 PHASES=${*:-gpu identity reliab}
 ROOT=$PWD
-export B=$ROOT/build-gpu-slim
+export B=${B:-$ROOT/build-gpu-slim}  # the carried build; B=build for a local run
 HERE=$ROOT/bench/device
 
 script_for() {

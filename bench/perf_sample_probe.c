@@ -9,8 +9,8 @@
 // The thread samples itself: a task-clock event on its own tid, drained in the loop every 2^20
 // steps (headers walked, callchains checked). Variants: no event; TID|TIME|CPU; + REGS_USER;
 // + STACK_USER 8 KiB (gsys); + CALLCHAIN (user only). For CALLCHAIN, "main ok" is the share of
-// samples in work() whose next user frame is main (what a correct stack shows). bench/
-// gpu_sampling_cost.sh builds and runs it.
+// samples in work() whose next user frame is main (what a correct stack shows). The phase
+// sampling-cost of bench/device_session.sh (bench/device/sampling_cost.sh) builds and runs it.
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <linux/perf_event.h>

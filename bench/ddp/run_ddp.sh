@@ -4,12 +4,13 @@
 # gsys, interleaved; one report per rank (gsys inside torchrun), one report for the tree (gsys
 # around torchrun), nsys per rank for counts; then stats/recipes/export on the per-rank reports.
 # usage (repository root, build carried as build-gpu): bash bench/ddp/run_ddp.sh OUTDIR [REPS]
+# (bench/device_session.sh OUT ddp runs it with GSYS set to its carried build's gsys).
 set -u
 OUT=$(mkdir -p "$1" && cd "$1" && pwd)
 REPS=${2:-3}
 ROOT=$PWD
-GSYS=$ROOT/build-gpu/bin/gsys
-NSYS=/opt/nvidia/nsight-compute/2025.3.1/host/target-linux-x64/nsys
+GSYS=${GSYS:-$ROOT/build-gpu/bin/gsys}
+NSYS=${NSYS:-/opt/nvidia/nsight-compute/2025.3.1/host/target-linux-x64/nsys}
 NSYS_LIBS=$ROOT/third_party_dl/root/usr/lib/x86_64-linux-gnu
 TRAIN=$ROOT/bench/ddp/ddp_train.py
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1

@@ -182,6 +182,41 @@ class Structure(unittest.TestCase):
                 found = next(HTA_RANK.search(line) for line in f if HTA_RANK.search(line))
             self.assertEqual(int(found.group(1)), trace["distributedInfo"]["rank"])
 
+    def ranks_of(self, report):
+        traces = kc.export(ARGS.gsys, report, os.path.join(self.tmp, "r%d" % len(os.listdir(self.tmp))))
+        return sorted((n.split(".")[0], t["distributedInfo"]["world_size"],
+                       t["distributedInfo"]["gsys_rank_source"]) for n, t in traces.items())
+
+    def test_rank_from_report_split_and_environment(self):
+        # docs/pytorch.md "Ranks": -o x_%q{RANK} stores the split values; torchrun -> gsys profile
+        # per rank leaves RANK in the stored launch environment. The split wins.
+        report = kc.unpack("copies_streams", self.tmp)
+        db = kc.db(report)
+        db.execute("DELETE FROM GSYS_META WHERE name IN ('output_values', 'environment')")
+        db.execute("INSERT INTO GSYS_META VALUES ('environment', 'PATH=/bin\nRANK=5\nWORLD_SIZE=8')")
+        db.commit()
+        self.assertEqual(self.ranks_of(report), [("rank-5", 8, "environment")])
+        db.execute("INSERT INTO GSYS_META VALUES ('output_values', 'RANK=3')")
+        db.commit()
+        self.assertEqual(self.ranks_of(report), [("rank-3", 8, "environment")])
+
+    def test_rank_from_mpi(self):
+        report = kc.unpack("two_process", self.tmp)
+        db = kc.db(report)
+        (first, second) = [g for (g,) in db.execute("SELECT globalPid FROM PROCESSES ORDER BY pid")]
+        db.execute("CREATE TABLE IF NOT EXISTS main.MPI_RANKS (globalTid INTEGER NOT NULL, "
+                   "rank INTEGER NOT NULL)")
+        db.executemany("INSERT INTO main.MPI_RANKS VALUES (?, ?)",
+                       [(first + 1, 1), (second + 2, 0)])
+        db.commit()
+        pids = [g >> 24 & 0xFFFFFF for g in (first, second)]
+        out = os.path.join(self.tmp, "m")
+        traces = kc.export(ARGS.gsys, report, out)
+        self.assertEqual(sorted(traces), sorted(["rank-1.%d.pt.trace.json" % pids[0],
+                                                 "rank-0.%d.pt.trace.json" % pids[1]]))
+        self.assertTrue(all(t["distributedInfo"]["gsys_rank_source"] == "mpi"
+                            for t in traces.values()))
+
     def test_host_pid_equal_to_device_id(self):
         # Issue 22: with GPU N on pid N, a host process of pid 0 (device 0's number) shared its
         # track with the GPU. Rewrite two_process's first process to pid 0 and export both ways.

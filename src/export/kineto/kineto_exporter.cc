@@ -26,8 +26,7 @@ class KinetoExporter : public Exporter {
  public:
   std::string Name() const override { return "kineto"; }
   std::string Summary() const override {
-    return "a directory with one torch.profiler (Kineto) trace per rank, for HTA "
-           "(default REPORT_kineto/)";
+    return "one torch.profiler (Kineto) trace per rank, for HTA (default REPORT_kineto/)";
   }
   std::string DefaultSuffix() const override { return "_kineto"; }
   bool WritesDirectory() const override { return true; }

@@ -22,6 +22,7 @@ import tempfile
 import unittest
 
 import kineto_corpus as kc
+from intervals import union_length  # tests/lib, on the path through kineto_corpus
 
 ARGS = None
 PYTHON = None
@@ -44,17 +45,7 @@ def find_python():
 
 def union_us(intervals):
     """Total length (us) of the union of [start, end] ns intervals."""
-    total, cur_s, cur_e = 0, None, None
-    for s, e in sorted(intervals):
-        if cur_e is None or s > cur_e:
-            if cur_e is not None:
-                total += cur_e - cur_s
-            cur_s, cur_e = s, e
-        else:
-            cur_e = max(cur_e, e)
-    if cur_e is not None:
-        total += cur_e - cur_s
-    return total / 1000.0
+    return union_length(intervals) / 1000.0
 
 
 class Hta(unittest.TestCase):

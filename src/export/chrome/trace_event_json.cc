@@ -6,8 +6,11 @@
 
 namespace gsys::export_ {
 
-void AppendMeta(std::string& out, std::string_view what, int64_t pid, int64_t tid,
-                std::string_view value, std::string_view key) {
+namespace {
+
+// ",\n{"ph":"M","name":WHAT,"pid":P,"tid":T,"args":{KEY:" (the value and "}}" follow).
+void MetaHead(std::string& out, std::string_view what, int64_t pid, int64_t tid,
+              std::string_view key) {
   out.append(",\n{\"ph\":\"M\",\"name\":");
   AppendJsonString(out, what);
   out.append(",\"pid\":");
@@ -17,21 +20,20 @@ void AppendMeta(std::string& out, std::string_view what, int64_t pid, int64_t ti
   out.append(",\"args\":{");
   AppendJsonString(out, key);
   out.push_back(':');
+}
+
+}  // namespace
+
+void AppendMeta(std::string& out, std::string_view what, int64_t pid, int64_t tid,
+                std::string_view value, std::string_view key) {
+  MetaHead(out, what, pid, tid, key);
   AppendJsonString(out, value);
   out.append("}}");
 }
 
 void AppendMetaInt(std::string& out, std::string_view what, int64_t pid, int64_t tid,
                    std::string_view key, int64_t value) {
-  out.append(",\n{\"ph\":\"M\",\"name\":");
-  AppendJsonString(out, what);
-  out.append(",\"pid\":");
-  AppendInt(out, pid);
-  out.append(",\"tid\":");
-  AppendInt(out, tid);
-  out.append(",\"args\":{");
-  AppendJsonString(out, key);
-  out.push_back(':');
+  MetaHead(out, what, pid, tid, key);
   AppendInt(out, value);
   out.append("}}");
 }

@@ -217,6 +217,28 @@ class Structure(unittest.TestCase):
         self.assertTrue(all(t["distributedInfo"]["gsys_rank_source"] == "mpi"
                             for t in traces.values()))
 
+    def test_torchrun_dumb_init_is_not_gpu_1(self):
+        # The case issue 22 saw: a real 2-GPU torchrun nsys export with dumb-init as pid 1.
+        fixture = os.path.join(ARGS.nsys_fixtures,
+                               "nsys2026.2-torchrun-2gpu-nccl-nvtx-DERIVED-slice.sqlite")
+        if not os.path.exists(fixture):
+            self.skipTest("nsys fixture not found: %s" % fixture)
+        chrome = os.path.join(self.tmp, "t.json")
+        subprocess.run([ARGS.gsys, "export", "--type", "chrome", "-o", chrome, fixture],
+                       check=True, capture_output=True)
+        with open(chrome, encoding="utf-8") as f:
+            events = json.load(f)["traceEvents"]
+        names = {e["pid"]: e["args"]["name"] for e in events
+                 if e["ph"] == "M" and e["name"] == "process_name"}
+        self.assertEqual(names[1], "dumb-init")
+        self.assertEqual({e["pid"] for e in events if e.get("cat") == "kernel"},
+                         {kc.GPU_PID_BASE, kc.GPU_PID_BASE + 1})
+        self.assertTrue(names[kc.GPU_PID_BASE + 1].startswith("GPU 1"))
+        traces = kc.export(ARGS.gsys, fixture, os.path.join(self.tmp, "k"))
+        self.assertEqual(sorted(t["distributedInfo"]["rank"] for t in traces.values()), [0, 1])
+        for t in traces.values():
+            self.assertFalse([e for e in t["traceEvents"] if e["pid"] == 1])
+
     def test_host_pid_equal_to_device_id(self):
         # Issue 22: with GPU N on pid N, a host process of pid 0 (device 0's number) shared its
         # track with the GPU. Rewrite two_process's first process to pid 0 and export both ways.
@@ -253,6 +275,8 @@ def main():
     global ARGS
     ap = argparse.ArgumentParser()
     ap.add_argument("--gsys", required=True)
+    ap.add_argument("--nsys-fixtures", default=os.path.join(kc.CORPUS, "..", "..", "..", "..",
+                                                            "shared", "fixtures", "nsys"))
     ARGS, rest = ap.parse_known_args()
     return 0 if unittest.main(argv=[sys.argv[0]] + rest, exit=False).result.wasSuccessful() else 1
 

@@ -52,6 +52,8 @@ def main():
     out["idle"] = idle[["rank", "stream", "idle_category", "idle_time"]].values.tolist()
     overlap = ta.get_comm_comp_overlap(visualize=False)
     out["overlap_ranks"] = sorted(int(r) for r in overlap["rank"])
+    out["overlap_pctg"] = {str(int(r)): None if v != v else float(v) for r, v in zip(
+        overlap["rank"], overlap["comp_comm_overlap_pctg"])}
     bw = ta.get_memory_bw_summary(ranks=ranks)
     out["membw"] = [] if bw is None else [
         [int(r), n, float(c)] for (r, n), c in zip(bw.index, bw[("memory_bw_gbps", "count")])]

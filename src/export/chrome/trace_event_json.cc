@@ -88,8 +88,8 @@ void AppendArgs(std::string& out, const TimelineEvent& e, std::optional<int64_t>
   bool copy = e.kind == EventKind::kMemcpy || e.kind == EventKind::kMemset;
   if (copy && bytes != nullptr && e.end > e.start) {
     out.append(",\"memory bandwidth (GB/s)\":");
-    AppendDouble(out, static_cast<double>(*bytes) /
-                          static_cast<double>(SaturatingSub(e.end, e.start)));
+    AppendDouble(out,
+                 static_cast<double>(*bytes) / static_cast<double>(SaturatingSub(e.end, e.start)));
   }
   out.push_back('}');
 }

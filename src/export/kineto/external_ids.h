@@ -33,7 +33,7 @@ class ExternalIds {
     int64_t end;
     int64_t id;
   };
-  std::unordered_map<int64_t, std::vector<Open>, SeededHash> stacks_;  // globalTid -> ranges
+  std::unordered_map<int64_t, std::vector<Open>, SeededHash> stacks_;    // globalTid -> ranges
   std::unordered_map<int64_t, int64_t, SeededHash> current_, previous_;  // correlation -> id
   int64_t next_ = 1;
 };

@@ -20,8 +20,10 @@ std::string_view KinetoCategory(EventKind kind, std::string_view category) {
   switch (kind) {
     case EventKind::kNvtxRange:
     case EventKind::kNvtxAsync:
-    case EventKind::kNvtxMark: return "user_annotation";
-    default: return category;
+    case EventKind::kNvtxMark:
+      return "user_annotation";
+    default:
+      return category;
   }
 }
 

@@ -48,8 +48,9 @@ Status AddProcesses(report::Database& db, const std::string& sql, std::set<int64
 Result<std::string> MetaValue(report::ReportReader& reader, const char* name) {
   GSYS_ASSIGN_OR_RETURN(bool rows, reader.HasRows("GSYS_META"));
   if (!rows) return std::string();
-  GSYS_ASSIGN_OR_RETURN(auto value, reader.db().QueryText(
-      std::string("SELECT value FROM GSYS_META WHERE name = '") + name + "'"));
+  GSYS_ASSIGN_OR_RETURN(
+      auto value, reader.db().QueryText(std::string("SELECT value FROM GSYS_META WHERE name = '") +
+                                        name + "'"));
   return value.value_or("");
 }
 

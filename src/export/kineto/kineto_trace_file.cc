@@ -24,8 +24,8 @@ void Flow(std::string& out, const char* ph, int64_t pid, int64_t tid, int64_t ts
   out.append(ph[0] == 'f' ? ",\"bp\":\"e\"}" : "}");
 }
 
-void Slice(std::string& out, const TimelineEvent& e, int64_t pid, int64_t tid,
-           std::string_view cat, std::string_view name, std::optional<int64_t> external) {
+void Slice(std::string& out, const TimelineEvent& e, int64_t pid, int64_t tid, std::string_view cat,
+           std::string_view name, std::optional<int64_t> external) {
   AppendHead(out, "X", pid, tid, e.start, cat, name);
   out.append(",\"dur\":");
   AppendMicros(out, SaturatingSub(e.end, e.start));

@@ -49,7 +49,7 @@ class KinetoTraceFile {
   KinetoRank rank_;
   KinetoTraceInfo info_;
   ExternalIds external_ids_;
-  std::set<int64_t> devices_;                       // GPUs named so far
+  std::set<int64_t> devices_;                      // GPUs named so far
   std::set<std::pair<int64_t, int64_t>> streams_;  // (device, stream) named so far
 };
 

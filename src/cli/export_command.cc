@@ -18,10 +18,10 @@ namespace {
 const std::vector<FlagSpec>& ExportFlags() {
   static const std::vector<FlagSpec> kFlags = {
       {"type", 't', FlagValue::kRequired, "TYPE",
-       "Output format (required): perfetto, chrome, jsonlines, csv, sqlite."},
+       "Output format (required): perfetto, chrome, kineto, jsonlines, csv, sqlite."},
       {"output", 'o', FlagValue::kRequired, "OUT",
-       "Output file (a directory for csv). Default: REPORT with its extension\n"
-       "replaced: .pftrace, .json, .jsonl, _csv/, .sqlite."},
+       "Output file (a directory for kineto and csv). Default: REPORT with its\n"
+       "extension replaced: .pftrace, .json, _kineto/, .jsonl, _csv/, .sqlite."},
       {"force-overwrite", 'f', FlagValue::kBool, "", "Overwrite an existing output."},
       {"tables", 0, FlagValue::kRequired, "REGEX[,...]",
        "Only tables whose whole name matches one of these case-insensitive\n"
@@ -39,15 +39,17 @@ class ExportCommand : public Subcommand {
  public:
   std::string Name() const override { return "export"; }
   std::string Summary() const override {
-    return "Export a report: Perfetto, Chrome JSON, JSON lines, CSV, SQLite";
+    return "Export a report: Perfetto, Chrome JSON, Kineto, JSON lines, CSV, SQLite";
   }
   std::string Help() const override {
     return "usage: gsys export --type TYPE [options] REPORT\n"
            "       gsys export --type perfetto -o OUT [options] REPORT REPORT...\n\n"
            "Writes a gsys report (.gsys-rep) or nsys SQLite export as a timeline (perfetto,\n"
-           "chrome) or as tables (jsonlines, csv, sqlite). Rows are streamed in time order;\n"
-           "memory does not grow with the report. Outputs are written under a temporary\n"
-           "name and renamed into place, so a failed export leaves nothing behind.\n"
+           "chrome, kineto: one torch.profiler trace per rank, which HTA's\n"
+           "TraceAnalysis(trace_dir=OUT) loads) or as tables (jsonlines, csv, sqlite). Rows\n"
+           "are streamed in time order; memory does not grow with the report. Outputs are\n"
+           "written under a temporary name and renamed into place, so a failed export\n"
+           "leaves nothing behind.\n"
            "Several reports (e.g. one per rank) merge into one Perfetto trace: each keeps its\n"
            "own process and GPU tracks (GPU tracks named after the report file) and is shifted\n"
            "by its session start, so the ranks line up on one time axis.\n\n"

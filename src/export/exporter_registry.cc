@@ -13,6 +13,7 @@ namespace gsys::export_ {
 
 std::unique_ptr<Exporter> MakePerfettoExporter();
 std::unique_ptr<Exporter> MakeChromeExporter();
+std::unique_ptr<Exporter> MakeKinetoExporter();
 std::unique_ptr<Exporter> MakeJsonLinesExporter();
 std::unique_ptr<Exporter> MakeCsvExporter();
 std::unique_ptr<Exporter> MakeSqliteExporter();
@@ -23,8 +24,8 @@ using Factory = std::unique_ptr<Exporter> (*)();
 
 const std::vector<Factory>& Factories() {
   static const std::vector<Factory> kFactories = {
-      MakePerfettoExporter, MakeChromeExporter, MakeJsonLinesExporter,
-      MakeCsvExporter,      MakeSqliteExporter,
+      MakePerfettoExporter, MakeChromeExporter, MakeKinetoExporter,
+      MakeJsonLinesExporter, MakeCsvExporter,   MakeSqliteExporter,
   };
   return kFactories;
 }

@@ -10,6 +10,8 @@ import sqlite3
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from intervals import union_length  # noqa: E402
 from cli_harness import (EXIT_BAD_INPUT, EXIT_IO, EXIT_NOT_FOUND, EXIT_UNSUPPORTED,  # noqa: E402
                          EXIT_USAGE, CliTestCase, Paths, fixture, gsys, main)
 
@@ -34,19 +36,7 @@ def busy_ns_per_device(path):
         if t in tables:
             for dev, s, e in con.execute("SELECT deviceId, start, end FROM %s WHERE end > start" % t):
                 intervals.setdefault(dev, []).append((s, e))
-    busy = {}
-    for dev, ivs in intervals.items():
-        ivs.sort()
-        total, cur_s, cur_e = 0, None, None
-        for s, e in ivs:
-            if cur_e is None or s > cur_e:
-                if cur_e is not None:
-                    total += cur_e - cur_s
-                cur_s, cur_e = s, e
-            else:
-                cur_e = max(cur_e, e)
-        busy[dev] = total + (cur_e - cur_s)
-    return busy
+    return {dev: union_length(ivs) for dev, ivs in intervals.items()}
 
 
 def gpu_table_rows(page):

@@ -1,18 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
 // `gsys export --type chrome`: Chrome trace-event JSON in the shape PyTorch profiler (Kineto)
 // traces use: "X" slices, "s"/"f" flows named "ac2g", "b"/"e" async NVTX ranges, "i" marks,
-// "M" metadata; GPU work on pid = device, tid = stream; args "correlation", "grid", "block",
-// "registers per thread", "shared memory", "bytes", "memory bandwidth (GB/s)". GPU memory usage
-// (MemoryUsageSource) becomes "C" counters "GPU N memory" {"bytes": N} on the process's pid;
-// GPU metrics (GpuMetricsSource) "C" counters named by the metric ("SM clock (MHz)",
-// {"value": V}) on one pseudo-process per GPU, pid kMetricsPidBase + N, named "GPU N metrics
-// (NAME)". Both are merged in by time.
+// "M" metadata; GPU work on pid = GpuPid(device) (trace_event_json.h: never a host pid), tid =
+// stream; args "correlation", "grid", "block", "registers per thread", "shared memory", "bytes",
+// "memory bandwidth (GB/s)". GPU memory usage (MemoryUsageSource) becomes "C" counters "GPU N
+// memory" {"bytes": N} on the process's pid; GPU metrics (GpuMetricsSource) "C" counters named by
+// the metric ("SM clock (MHz)", {"value": V}) on one pseudo-process per GPU, pid
+// kMetricsPidBase + N, named "GPU N metrics (NAME)". Both are merged in by time.
 #include <climits>
 #include <memory>
 #include <set>
 #include <utility>
 
 #include "common/saturating.h"
+#include "export/chrome/trace_event_json.h"
 #include "export/exporter.h"
 #include "export/json_text.h"
 #include "export/output_file.h"
@@ -23,70 +24,6 @@
 
 namespace gsys::export_ {
 namespace {
-
-void Meta(std::string& out, const char* what, int64_t pid, int64_t tid, std::string_view name) {
-  out.append(",\n{\"ph\":\"M\",\"name\":\"");
-  out.append(what);
-  out.append("\",\"pid\":");
-  AppendInt(out, pid);
-  out.append(",\"tid\":");
-  AppendInt(out, tid);
-  out.append(",\"args\":{\"name\":");
-  AppendJsonString(out, name);
-  out.append("}}");
-}
-
-void Args(std::string& out, const TimelineEvent& e) {
-  out.append(",\"args\":{");
-  bool first = true;
-  for (size_t i = 0; i < e.num_args; ++i) {
-    const EventArg& a = e.args[i];
-    if (!first) out.push_back(',');
-    first = false;
-    bool triple = (a.key == "grid x" || a.key == "block x") && i + 2 < e.num_args;
-    if (triple) {
-      out.append(a.key == "grid x" ? "\"grid\":[" : "\"block\":[");
-      for (size_t k = 0; k < 3; ++k) {
-        if (k > 0) out.push_back(',');
-        AppendInt(out, e.args[i + k].int_value);
-      }
-      out.push_back(']');
-      i += 2;
-      continue;
-    }
-    AppendJsonString(out, a.key);
-    out.push_back(':');
-    if (a.is_string) {
-      AppendJsonString(out, a.string_value);
-    } else {
-      AppendInt(out, a.int_value);
-    }
-  }
-  if (e.kind == EventKind::kMemcpy && e.end > e.start && e.num_args > 0) {
-    out.append(",\"memory bandwidth (GB/s)\":");
-    AppendDouble(out, static_cast<double>(e.args[e.num_args - 1].int_value) /
-                          static_cast<double>(SaturatingSub(e.end, e.start)));
-  }
-  out.push_back('}');
-}
-
-// Common fields: "ph", "cat", "name", "pid", "tid", "ts".
-void Head(std::string& out, const char* ph, const TimelineEvent& e, int64_t pid, int64_t tid,
-          int64_t ts, std::string_view cat, std::string_view name) {
-  out.append(",\n{\"ph\":\"");
-  out.append(ph);
-  out.append("\",\"cat\":");
-  AppendJsonString(out, cat);
-  out.append(",\"name\":");
-  AppendJsonString(out, name);
-  out.append(",\"pid\":");
-  AppendInt(out, pid);
-  out.append(",\"tid\":");
-  AppendInt(out, tid);
-  out.append(",\"ts\":");
-  AppendMicros(out, ts);
-  (void)e;
-}
 
 void FlowId(std::string& out, const TimelineEvent& e) {
   out.append(",\"id\":\"");
@@ -196,9 +133,11 @@ class ChromeExporter : public Exporter {
     }
     buf.append("],\n\"traceEvents\":[\n{\"ph\":\"M\",\"name\":\"gsys\",\"pid\":0,\"tid\":0,"
                "\"args\":{\"producer\":\"gsys export\"}}");
-    for (const auto& [gpid, name] : info.process_names) Meta(buf, "process_name", PidOf(gpid), 0, name);
+    for (const auto& [gpid, name] : info.process_names) {
+      AppendMeta(buf, "process_name", PidOf(gpid), 0, name);
+    }
     for (const auto& [gtid, name] : info.thread_names) {
-      Meta(buf, "thread_name", PidOf(gtid), TidOf(gtid), name);
+      AppendMeta(buf, "thread_name", PidOf(gtid), TidOf(gtid), name);
     }
     std::set<int64_t> devices, metric_gpus;
     std::set<std::pair<int64_t, int64_t>> streams;  // bounded by the report's streams
@@ -224,22 +163,25 @@ class ChromeExporter : public Exporter {
                            std::set<std::pair<int64_t, int64_t>>& streams, ExportStats* stats) {
     ++stats->events;
     if (IsGpuKind(e.kind)) {
+      int64_t gpu_pid = GpuPid(e.device_id);
       if (devices.insert(e.device_id).second) {
         auto gpu = info.gpu_names.find(e.device_id);
         std::string name = "GPU " + std::to_string(e.device_id);
         if (gpu != info.gpu_names.end()) name += " (" + gpu->second + ")";
-        Meta(buf, "process_name", e.device_id, 0, name);
+        AppendMeta(buf, "process_name", gpu_pid, 0, name);
+        AppendMetaInt(buf, "process_sort_index", gpu_pid, 0, "sort_index", gpu_pid);
       }
       if (streams.insert({e.device_id, e.stream_id}).second) {
-        Meta(buf, "thread_name", e.device_id, e.stream_id, "stream " + std::to_string(e.stream_id));
+        AppendMeta(buf, "thread_name", gpu_pid, e.stream_id,
+                   "stream " + std::to_string(e.stream_id));
       }
-      Head(buf, "X", e, e.device_id, e.stream_id, e.start, e.category, e.name);
+      AppendHead(buf, "X", gpu_pid, e.stream_id, e.start, e.category, e.name);
       buf.append(",\"dur\":");
       AppendMicros(buf, SaturatingSub(e.end, e.start));
-      Args(buf, e);
+      AppendArgs(buf, e);
       buf.push_back('}');
       if (e.flow_id != 0) {
-        Head(buf, "f", e, e.device_id, e.stream_id, e.start, "ac2g", "ac2g");
+        AppendHead(buf, "f", gpu_pid, e.stream_id, e.start, "ac2g", "ac2g");
         FlowId(buf, e);
         buf.append(",\"bp\":\"e\"}");
       }
@@ -247,31 +189,31 @@ class ChromeExporter : public Exporter {
     }
     int64_t pid = PidOf(e.global_pid), tid = TidOf(e.global_tid);
     if (e.kind == EventKind::kNvtxMark) {
-      Head(buf, "i", e, pid, tid, e.start, e.category, e.name);
+      AppendHead(buf, "i", pid, tid, e.start, e.category, e.name);
       buf.append(",\"s\":\"t\"");
-      Args(buf, e);
+      AppendArgs(buf, e);
       buf.push_back('}');
       return OkStatus();
     }
     if (e.kind == EventKind::kNvtxAsync) {
       for (const char* ph : {"b", "e"}) {
-        Head(buf, ph, e, pid, tid, ph[0] == 'b' ? e.start : e.end, e.category, e.name);
+        AppendHead(buf, ph, pid, tid, ph[0] == 'b' ? e.start : e.end, e.category, e.name);
         buf.append(",\"id\":\"");
         AppendInt(buf, e.async_id);
         buf.push_back('"');
-        if (ph[0] == 'b') Args(buf, e);
+        if (ph[0] == 'b') AppendArgs(buf, e);
         buf.push_back('}');
       }
       return OkStatus();
     }
-    Head(buf, "X", e, pid, tid, e.start, e.category, e.name);
+    AppendHead(buf, "X", pid, tid, e.start, e.category, e.name);
     buf.append(",\"dur\":");
     AppendMicros(buf, SaturatingSub(e.end, e.start));
-    Args(buf, e);
+    AppendArgs(buf, e);
     buf.push_back('}');
     if (e.flow_id != 0) {
       ++stats->flows;
-      Head(buf, "s", e, pid, tid, e.start, "ac2g", "ac2g");
+      AppendHead(buf, "s", pid, tid, e.start, "ac2g", "ac2g");
       FlowId(buf, e);
       buf.push_back('}');
     }

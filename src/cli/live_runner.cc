@@ -178,6 +178,8 @@ Result<int> RunLive(const LiveRunOptions& o) {
     if (!rc.ok()) std::fprintf(stderr, "%s\n", rc.status().message().c_str());
   };
   lso.max_repeat = o.max_range_windows;
+  lso.window_stats = o.window_stats;
+  lso.window_exports = o.window_exports;
   {
     // Where `gsys start -o` names may point: the directory of the session's own reports (the
     // current one when the pattern cannot be expanded yet: its windows report that error, and

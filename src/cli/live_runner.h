@@ -32,6 +32,8 @@ struct LiveRunOptions {
   bool show_output = true;
   bool wait_all = false;
   int64_t max_range_windows = 0;     // range windows (-c): finalize at most this many
+  bool window_stats = false;         // every window: print stats (profile -Y --stats)
+  std::vector<std::string> window_exports;  // every window: these exports (profile -Y --export)
 };
 
 // Runs the target until it exits (or `gsys shutdown`). Returns the target's exit code.

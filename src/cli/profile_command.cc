@@ -101,9 +101,9 @@ class ProfileCommand : public Subcommand {
 Result<int> RunStartLater(const ParsedFlags& flags, CaptureOptions c) {
   if (flags.positionals().empty()) return Bad("no command given (usage: gsys profile [options] COMMAND)");
   for (const auto& n : c.notes) std::fprintf(stderr, "gsys: note: %s\n", n.c_str());
-  if (c.stats || !c.exports.empty() || c.gpu_metrics || c.duration_ns > 0) {
-    std::fprintf(stderr, "gsys: note: with -Y, --stats, --export, -d and --gpu-metrics-devices "
-                 "are accepted and ignored: windows are written as live-session reports\n");
+  if (c.gpu_metrics || c.duration_ns > 0) {
+    std::fprintf(stderr, "gsys: note: with -Y, -d and --gpu-metrics-devices are accepted and "
+                 "ignored: windows are opened and closed by gsys start/stop\n");
   }
   LiveRunOptions o;
   o.verb = "profile";
@@ -115,6 +115,8 @@ Result<int> RunStartLater(const ParsedFlags& flags, CaptureOptions c) {
   o.user_env = c.env;
   o.inherit_environment = c.inherit_environment;
   o.kill_signal = c.kill_signal;
+  o.window_stats = c.stats;  // each window's report, as profile does for its one report
+  o.window_exports = c.exports;
   if (!c.capture_range.empty()) c.capture_range_end = "repeat";
   o.options = std::move(c);
   return RunLive(o);

@@ -161,8 +161,8 @@ void LiveSession::StartFinalizer(int64_t start, int64_t end, const WindowRequest
   job.upload = options_.upload;
   job.response_file = request.response_file;
   job.tree_exited = tree_exited;
-  job.stats = request.stats;
-  job.exports = request.exports;
+  job.stats = request.stats || options_.window_stats;
+  job.exports = request.exports.empty() ? options_.window_exports : request.exports;
   std::fprintf(stderr, "gsys: window %d closed after %.2f s; writing %s\n", windows_,
                static_cast<double>(end - start) / 1e9, job.report_path.c_str());
   Status s = finalizer_.Start(job);

@@ -32,6 +32,10 @@ struct LiveSessionOptions {
   // Outputs named by requests (`gsys start -o`) must lie inside this directory (absolute; a
   // relative name starts here). "" = no request may name an output.
   std::string request_output_dir;
+  // What every window does with its report unless its request asks otherwise (`gsys profile -Y
+  // --stats --export T`): print the default stats reports, write these export types.
+  bool window_stats = false;
+  std::vector<std::string> window_exports;
 };
 
 // Overrides for one launcher-opened window (`gsys start -o OUT -d SEC --stats --export T`),

@@ -205,6 +205,38 @@ class NsysProfileFlagsTest(CliTestCase):
             want = db.execute("SELECT count(*) FROM NVTX_EVENTS WHERE eventType = 59").fetchone()[0]
         self.assertEqual(n, want, p.stderr)
 
+    def test_start_later_applies_stats_and_export_to_each_window(self):
+        prog = self.nvtx_program()
+        sessions = os.path.join(self.tmp, "sessions")
+        os.makedirs(sessions)
+        script = os.path.join(self.tmp, "t.sh")
+        with open(script, "w") as f:  # the window opens here and closes at the tree's exit
+            f.write('"$2" start --session later >"$3" 2>&1 || exit 9\n"$1" nested 3\n')
+        asan = os.environ.get("ASAN_OPTIONS", "")
+        env = {"GSYS_SESSIONS_DIR": sessions,
+               "ASAN_OPTIONS": (asan + ":" if asan else "") + "verify_asan_link_order=0"}
+        out = os.path.join(self.tmp, "later")
+        p = run("profile", "-Y", "--session-new=later", "-t", "nvtx", "--stats=true",
+                "--export=sqlite", "-o", out, "--", "sh", script, prog, Paths.gsys,
+                os.path.join(self.tmp, "start.log"), env=env)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertNotIn("ignored", p.stderr)
+        import glob, sqlite3
+        reports = glob.glob(out + "*.gsys-rep")
+        self.assertEqual(len(reports), 1, p.stderr)
+        # --stats: the default reports of that window, with its ranges.
+        self.assertIn("(nvtx_sum)", p.stdout)
+        self.assertRegex(p.stdout, r"\n\s+[\d.]+\s+[\d,]+\s+3\s+.*PushPop\s+:outer", p.stdout)
+        # --export=sqlite: beside the report, nsys's tables with the same ranges.
+        exported = reports[0][:-len(".gsys-rep")] + ".sqlite"
+        self.assertTrue(os.path.exists(exported), p.stderr)
+        with sqlite3.connect(exported) as db:
+            n = db.execute("SELECT count(*) FROM NVTX_EVENTS WHERE eventType = 59").fetchone()[0]
+        with sqlite3.connect(reports[0]) as db:
+            want = db.execute("SELECT count(*) FROM NVTX_EVENTS WHERE eventType = 59").fetchone()[0]
+        self.assertEqual(n, want)
+        self.assertGreater(n, 0)
+
     def test_session_new_without_start_later_is_a_note(self):
         p, _ = target_env(self.tmp, "--session-new=s")
         self.assertEqual(p.returncode, 0, p.stderr)

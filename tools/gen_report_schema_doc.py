@@ -110,8 +110,11 @@ def parse(sql):
             i += 1
             while not lines[i].startswith(")"):
                 body = lines[i].strip()
+                pk = re.match(r"^PRIMARY KEY \(([^)]*)\)$", body)
                 if body.startswith("--"):
                     comment.append(body[2:].strip())
+                elif pk:  # a table constraint, as nsys declares it
+                    comment.append(f"Primary key ({pk.group(1)}).")
                 elif body:
                     cm = re.match(r"^(\w+)\s+(.*?)\s*,?\s*(?:--\s*(.*))?$", body)
                     if not cm:

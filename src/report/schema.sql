@@ -417,7 +417,9 @@ CREATE TABLE SAMPLING_CALLCHAINS (
     specialEntry                INTEGER,                               -- True if artificial entry added.
     originalIP                  INTEGER,                               -- Instruction pointer value.
     unwindMethod                INTEGER,                               -- REFERENCES ENUM_STACK_UNWIND_METHOD(id)
-    stackDepth                  INTEGER   NOT NULL                     -- Zero-base index of the given function in call stack; (id, stackDepth) is unique.
+    stackDepth                  INTEGER   NOT NULL,                    -- Zero-base index of the given function in call stack.
+
+    PRIMARY KEY (id, stackDepth)
 );
 
 CREATE TABLE SCHED_EVENTS (

@@ -80,6 +80,9 @@ class ExportTest(unittest.TestCase):
              "marks": self.count("NVTX_EVENTS", "WHERE eventType = 34")}
         n["gpu"] = sum(self.count(t) for t in GPU_TABLES)
         n["total"] = n["api"] + n["osrt"] + n["nvtx"] + n["gpu"]
+        # CPU samples: PerfSample packets in perfetto, instants in chrome (test_export_samples.py
+        # checks their stacks).
+        n["samples"] = self.count("COMPOSITE_EVENTS")
         return n
 
     def expected_flows(self):
@@ -149,6 +152,7 @@ class ExportTest(unittest.TestCase):
                 flow_ends += te.get("terminating_flow_ids", [])
         n = self.expected_events()
         self.assertEqual(types["TYPE_SLICE_BEGIN"] + types["TYPE_INSTANT"], n["total"])
+        self.assertEqual(sum(len(p.get("perf_sample", [])) for p in packets), n["samples"])
         self.assertEqual(types["TYPE_INSTANT"], n["marks"])
         self.assertEqual(types["TYPE_SLICE_END"], types["TYPE_SLICE_BEGIN"])
         self.assertEqual(on_gpu_tracks, n["gpu"])
@@ -165,7 +169,7 @@ class ExportTest(unittest.TestCase):
         ph = collections.Counter(e["ph"] for e in events)
         n = self.expected_events()
         async_ranges = self.count("NVTX_EVENTS", "WHERE eventType IN (60, 71)")
-        self.assertEqual(ph["X"] + ph["i"] + ph["b"], n["total"])
+        self.assertEqual(ph["X"] + ph["i"] + ph["b"], n["total"] + n["samples"])
         self.assertEqual(ph["b"], async_ranges)
         self.assertEqual(ph["e"], async_ranges)
         gpu = [e for e in events if e.get("cat") in ("kernel", "gpu_memcpy", "gpu_memset")]

@@ -188,6 +188,22 @@ class ChromeExporter : public Exporter {
       return OkStatus();
     }
     int64_t pid = PidOf(e.global_pid), tid = TidOf(e.global_tid);
+    if (e.kind == EventKind::kCpuSample) {
+      // An instant on its thread; "stack" holds the frames, innermost first, one per line, as
+      // the "backtrace" of a CUDA call does.
+      std::string stack;
+      for (const StackFrame& f : *e.stack) {
+        if (!stack.empty()) stack.push_back('\n');
+        stack.append(f.function).append("  ").append(f.module);
+      }
+      TimelineEvent sample = e;
+      sample.AddString("stack", stack);
+      AppendHead(buf, "i", pid, tid, e.start, e.category, e.name);
+      buf.append(",\"s\":\"t\"");
+      AppendArgs(buf, sample);
+      buf.push_back('}');
+      return OkStatus();
+    }
     if (e.kind == EventKind::kNvtxMark) {
       AppendHead(buf, "i", pid, tid, e.start, e.category, e.name);
       buf.append(",\"s\":\"t\"");

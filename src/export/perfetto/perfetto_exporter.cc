@@ -133,6 +133,15 @@ Status WriteReport(TimelineInputs& in, PerfettoTraceWriter& writer, uint64_t fir
     layout.TakeEndsUpTo(e->start, &ends);
     GSYS_RETURN_IF_ERROR(WriteEnds(writer, ends, shift));
     tracks.clear();
+    if (e->kind == EventKind::kCpuSample) {
+      layout.SampledThreadTrack(e->global_tid, &tracks);
+      GSYS_RETURN_IF_ERROR(WriteTracks(writer, tracks));
+      int64_t cpu = e->num_args > 0 ? e->args[0].int_value : -1;  // DecodeSample: "cpu" first
+      GSYS_RETURN_IF_ERROR(writer.Sample(Ts(SaturatingAdd(e->start, shift)), PidOf(e->global_pid),
+                                         TidOf(e->global_tid), cpu, *e->stack));
+      ++stats->events;
+      continue;
+    }
     uint64_t track = layout.Place(*e, &tracks);
     GSYS_RETURN_IF_ERROR(WriteTracks(writer, tracks));
     TrackEventFields fields;

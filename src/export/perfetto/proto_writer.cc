@@ -32,6 +32,14 @@ constexpr uint32_t kTeCategoryIids = 3, kTeDebug = 4, kTeType = 9, kTeNameIid = 
 constexpr uint32_t kDaNameIid = 1, kDaInt = 4, kDaString = 6;
 // InternedData: event_categories, event_names, debug_annotation_names; entries {iid=1, name=2}.
 constexpr uint32_t kIdCategories = 1, kIdNames = 2, kIdArgNames = 3;
+// CPU samples: TracePacket.perf_sample; PerfSample {cpu=1, pid=2, tid=3, callstack_iid=4};
+// InternedData function_names / mapping_paths (InternedString {iid=1, str=2}), mappings
+// (Mapping {iid=1, path_string_ids=7}), frames (Frame {iid=1, function_name_id=2, mapping_id=3,
+// rel_pc=4}), callstacks (Callstack {iid=1, frame_ids=2, root frame first}).
+constexpr uint32_t kPacketPerfSample = 66;
+constexpr uint32_t kPsCpu = 1, kPsPid = 2, kPsTid = 3, kPsCallstack = 4;
+constexpr uint32_t kIdFunctionNames = 5, kIdFrames = 6, kIdCallstacks = 7, kIdMappingPaths = 17,
+                   kIdMappings = 19;
 // ClockSnapshot.clocks {clock_id=1, timestamp=2}; BUILTIN_CLOCK_REALTIME=1, BOOTTIME=6.
 constexpr uint32_t kCsClocks = 1;
 
@@ -147,16 +155,95 @@ Status PerfettoTraceWriter::ClockSnapshot(uint64_t trace_ns, uint64_t realtime_n
   return out_.MaybeFlush();
 }
 
+void PerfettoTraceWriter::ResetInterningIfFull() {
+  bool full = false;
+  for (const Interned* t : {&names_, &categories_, &arg_names_, &functions_, &module_paths_,
+                            &mappings_, &frames_, &callstacks_}) {
+    full = full || t->ids.size() > kMaxInterned;
+  }
+  if (!full) return;
+  for (Interned* t : {&names_, &categories_, &arg_names_, &functions_, &module_paths_, &mappings_,
+                      &frames_, &callstacks_}) {
+    *t = Interned{};
+  }
+  cleared_ = true;
+}
+
+uint32_t PerfettoTraceWriter::InterningFlags() {
+  uint32_t flags = kSeqNeedsIncrementalState;
+  if (first_ || cleared_) flags |= kSeqIncrementalStateCleared;
+  first_ = cleared_ = false;
+  return flags;
+}
+
+bool PerfettoTraceWriter::NewEntry(Interned& table, std::string_view key, uint64_t* iid) {
+  auto it = table.ids.find(key);
+  if (it != table.ids.end()) {
+    *iid = it->second;
+    return false;
+  }
+  *iid = table.next++;
+  table.ids.emplace(std::string(key), *iid);
+  return true;
+}
+
+Status PerfettoTraceWriter::Sample(uint64_t timestamp, int64_t pid, int64_t tid, int64_t cpu,
+                                   const std::vector<StackFrame>& stack) {
+  ResetInterningIfFull();
+  pending_.clear();
+  ProtoBuffer data(pending_);
+  std::string stack_key;  // the frame iids, root first, as text
+  std::vector<uint64_t> frame_ids;
+  frame_ids.reserve(stack.size());
+  for (auto f = stack.rbegin(); f != stack.rend(); ++f) {
+    uint64_t function = Intern(functions_, f->function, kIdFunctionNames, pending_);
+    uint64_t path = Intern(module_paths_, f->module, kIdMappingPaths, pending_);
+    uint64_t mapping = 0, frame = 0;
+    if (NewEntry(mappings_, std::to_string(path), &mapping)) {
+      size_t m = data.BeginNested(kIdMappings);
+      data.Varint(1, mapping);
+      data.Varint(7, path);
+      data.EndNested(m);
+    }
+    if (NewEntry(frames_, std::to_string(function) + ":" + std::to_string(mapping), &frame)) {
+      size_t fr = data.BeginNested(kIdFrames);
+      data.Varint(1, frame);
+      data.Varint(2, function);
+      data.Varint(3, mapping);
+      data.Varint(4, 0);  // rel_pc: set with mapping_id; the frame is already symbolized
+      data.EndNested(fr);
+    }
+    frame_ids.push_back(frame);
+    stack_key += std::to_string(frame) + ",";
+  }
+  uint64_t callstack = 0;
+  if (NewEntry(callstacks_, stack_key, &callstack)) {
+    size_t cs = data.BeginNested(kIdCallstacks);
+    data.Varint(1, callstack);
+    for (uint64_t id : frame_ids) data.Varint(2, id);
+    data.EndNested(cs);
+  }
+  ProtoBuffer p(out_.buffer());
+  size_t packet = p.BeginNested(kTracePacket);
+  p.Varint(kPacketTimestamp, timestamp);
+  p.Varint(kPacketSequenceId, sequence_id_);
+  p.Varint(kPacketSequenceFlags, InterningFlags());
+  if (!pending_.empty()) p.Bytes(kPacketInternedData, pending_);
+  size_t ps = p.BeginNested(kPacketPerfSample);
+  if (cpu >= 0) p.Varint(kPsCpu, static_cast<uint64_t>(cpu));
+  p.Varint(kPsPid, static_cast<uint64_t>(pid));
+  p.Varint(kPsTid, static_cast<uint64_t>(tid));
+  p.Varint(kPsCallstack, callstack);
+  p.EndNested(ps);
+  p.EndNested(packet);
+  ++packets_;
+  return out_.MaybeFlush();
+}
+
 Status PerfettoTraceWriter::Event(const TrackEventFields& e) {
   using Type = TrackEventFields::Type;
   bool interns = e.type != Type::kSliceEnd && e.type != Type::kCounter;
-  if (interns && (names_.ids.size() > kMaxInterned || categories_.ids.size() > kMaxInterned ||
-                  arg_names_.ids.size() > kMaxInterned)) {
-    names_ = Interned{};
-    categories_ = Interned{};
-    arg_names_ = Interned{};
-    cleared_ = true;
-  }
+  if (interns) ResetInterningIfFull();
   pending_.clear();
   event_.clear();
   ProtoBuffer te(event_);
@@ -191,12 +278,7 @@ Status PerfettoTraceWriter::Event(const TrackEventFields& e) {
   size_t packet = p.BeginNested(kTracePacket);
   p.Varint(kPacketTimestamp, e.timestamp);
   p.Varint(kPacketSequenceId, sequence_id_);
-  if (interns) {
-    uint32_t flags = kSeqNeedsIncrementalState;
-    if (first_ || cleared_) flags |= kSeqIncrementalStateCleared;
-    first_ = cleared_ = false;
-    p.Varint(kPacketSequenceFlags, flags);
-  }
+  if (interns) p.Varint(kPacketSequenceFlags, InterningFlags());
   if (!pending_.empty()) p.Bytes(kPacketInternedData, pending_);
   p.Bytes(kPacketTrackEvent, event_);
   p.EndNested(packet);

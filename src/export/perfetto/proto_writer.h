@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 #include "common/status.h"
 #include "export/output_file.h"
@@ -86,6 +87,11 @@ class PerfettoTraceWriter {
   // Maps trace time `trace_ns` (BOOTTIME, the default trace clock) to UTC `realtime_ns`.
   Status ClockSnapshot(uint64_t trace_ns, uint64_t realtime_ns);
   Status Event(const TrackEventFields& event);
+  // A CPU sample as a PerfSample packet (Perfetto's callstack sampling: its flame graph and
+  // sample views); `stack` innermost frame first, as SAMPLING_CALLCHAINS orders it. Function
+  // names, modules (as mappings), frames and callstacks are interned.
+  Status Sample(uint64_t timestamp, int64_t pid, int64_t tid, int64_t cpu,
+                const std::vector<StackFrame>& stack);
 
   int64_t packets() const { return packets_; }
 
@@ -104,10 +110,19 @@ class PerfettoTraceWriter {
   uint64_t Intern(Interned& table, std::string_view text, uint32_t field, std::string& pending);
   Status Descriptor(uint64_t uuid, uint64_t parent_uuid, std::string_view name, int64_t pid,
                     int64_t tid, int kind);
+  // Whether `key` is new in `table`; `*iid` is its iid either way (the caller writes new entries).
+  static bool NewEntry(Interned& table, std::string_view key, uint64_t* iid);
+  // Resets every interning table when one reached kMaxInterned (SEQ_INCREMENTAL_STATE_CLEARED).
+  void ResetInterningIfFull();
+  // The sequence flags of a packet that uses interned data (clears `first_`/`cleared_`).
+  uint32_t InterningFlags();
 
   OutputFile& out_;
   uint32_t sequence_id_;
   Interned names_, categories_, arg_names_;
+  // CPU samples (proto_writer_samples.cc): function names and module paths (InternedString),
+  // mappings by module path, frames by (function iid, mapping iid), callstacks by frame iids.
+  Interned functions_, module_paths_, mappings_, frames_, callstacks_;
   bool cleared_ = false;  // the next interning packet must carry SEQ_INCREMENTAL_STATE_CLEARED
   bool first_ = true;
   std::string pending_;   // InternedData of the packet being built

@@ -19,6 +19,7 @@ Group GroupOf(EventKind kind) {
     case EventKind::kKernel:
     case EventKind::kMemcpy:
     case EventKind::kMemset: return kGpuStream;
+    case EventKind::kCpuSample: return kNvtx;  // not placed: samples are PerfSample packets
   }
   return kCudaApi;
 }

@@ -71,6 +71,12 @@ class TrackLayout {
   uint64_t GpuMetricTrack(int64_t device, std::string_view group, std::string_view metric,
                           bool bytes, std::vector<NewTrack>* new_tracks);
 
+  // The thread track of a CPU sample's thread (PerfSample packets name the thread by pid/tid;
+  // the descriptor names it), created on first use.
+  uint64_t SampledThreadTrack(int64_t global_tid, std::vector<NewTrack>* new_tracks) {
+    return ThreadTrack(global_tid, new_tracks);
+  }
+
   size_t tracks() const { return next_uuid_ - first_uuid_; }
   size_t open_slices() const { return heap_.size(); }
 

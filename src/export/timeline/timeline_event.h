@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace gsys::export_ {
 
@@ -21,6 +22,7 @@ enum class EventKind : uint8_t {
   kNvtxAsync,   // NVTX start/end range (eventType 60, 71): may cross threads, overlap freely
   kNvtxMark,    // NVTX mark (eventType 34): an instant
   kOsrt,        // OSRT_API
+  kCpuSample,   // COMPOSITE_EVENTS with its SAMPLING_CALLCHAINS stack: an instant on its thread
 };
 
 inline bool IsGpuKind(EventKind kind) {
@@ -33,6 +35,12 @@ struct EventArg {
   bool is_string = false;
   int64_t int_value = 0;
   std::string_view string_value;
+};
+
+// One frame of a sampled call stack.
+struct StackFrame {
+  std::string_view function;
+  std::string_view module;
 };
 
 // Passive data; the string views stay valid until the source produces the next event.
@@ -54,6 +62,8 @@ struct TimelineEvent {
   std::string_view category;  // "cuda_runtime", "cuda_driver", "kernel", "gpu_memcpy", ...
   std::array<EventArg, kMaxArgs> args{};
   size_t num_args = 0;
+  // kCpuSample: the stack, innermost frame first (may be empty); nullptr for other kinds.
+  const std::vector<StackFrame>* stack = nullptr;
 
   void AddInt(std::string_view key, int64_t value) {
     if (num_args < kMaxArgs) args[num_args++] = EventArg{key, false, value, {}};

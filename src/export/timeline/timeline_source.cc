@@ -111,6 +111,7 @@ Result<std::unique_ptr<TimelineSource>> TimelineSource::Open(report::ReportReade
        "color, category",
        " WHERE eventType IN (34, 59, 60, 70, 71)"},
       {EventKind::kOsrt, "OSRT_API", "start, end, globalTid, nameId, returnValue, nestingLevel", ""},
+      {EventKind::kCpuSample, "COMPOSITE_EVENTS", "start, start AS end, globalTid, id, cpu", ""},
   };
   for (const Table& t : tables) {
     if (!filter.Matches(t.name)) continue;
@@ -205,6 +206,7 @@ Status TimelineSource::Decode(Cursor& cursor) {
     case EventKind::kNvtxAsync:
     case EventKind::kNvtxMark: return DecodeNvtx(cursor);
     case EventKind::kOsrt: return DecodeOsrt(cursor);
+    case EventKind::kCpuSample: return DecodeSample(cursor);
   }
   return OkStatus();
 }
@@ -344,6 +346,24 @@ Status TimelineSource::DecodeOsrt(Cursor& cursor) {
   GSYS_ASSIGN_OR_RETURN(e.name, String(s.ColumnInt(3)));
   e.category = "os_runtime";
   e.AddInt("return value", s.ColumnInt(4));
+  return OkStatus();
+}
+
+// start, end (= start), globalTid, id, cpu
+Status TimelineSource::DecodeSample(Cursor& cursor) {
+  report::Statement& s = cursor.stmt;
+  TimelineEvent& e = event_;
+  e.kind = EventKind::kCpuSample;
+  e.global_tid = s.ColumnInt(2);
+  e.global_pid = ProcessOf(e.global_tid);
+  e.name = "CPU sample";
+  e.category = "cpu_sample";
+  if (!s.IsNull(4)) e.AddInt("cpu", s.ColumnInt(4));
+  if (!samples_) {
+    report::Database& db = raw_ ? *raw_ : reader_.db();
+    GSYS_ASSIGN_OR_RETURN(samples_, SampleStacks::Open(db));
+  }
+  GSYS_ASSIGN_OR_RETURN(e.stack, samples_->Frames(s.ColumnInt(3)));
   return OkStatus();
 }
 

@@ -12,6 +12,7 @@
 #include "common/seeded_hash.h"
 #include "common/status.h"
 #include "export/table_filter.h"
+#include "export/timeline/sample_stacks.h"
 #include "export/timeline/timeline_event.h"
 #include "report/reader/report_reader.h"
 
@@ -20,7 +21,7 @@ namespace gsys::export_ {
 // Loads the names of processes, threads and GPUs and the session's UTC anchor.
 Result<ReportInfo> LoadReportInfo(report::ReportReader& reader);
 
-// Streams the CUDA API, kernel, memcpy, memset, NVTX and OS runtime rows of a report.
+// Streams the CUDA API, kernel, memcpy, memset, NVTX, OS runtime and CPU sample rows of a report.
 //
 // How: one SQL cursor per table, each ordered by (start, end DESC), merged by start (ties: the
 // longer event first, so an enclosing slice comes before what it encloses). Memory is bounded by
@@ -51,6 +52,7 @@ class TimelineSource {
   Status DecodeGpu(Cursor& cursor);
   Status DecodeNvtx(Cursor& cursor);
   Status DecodeOsrt(Cursor& cursor);
+  Status DecodeSample(Cursor& cursor);
   // "backtrace" / "python backtrace" args of a CUDA API call with a callchain (--cudabacktrace).
   Status AddBacktrace(int64_t callchain_id);
 
@@ -70,6 +72,7 @@ class TimelineSource {
   // callchain id -> (native frames, Python frames), one frame per line; capped like strings_.
   std::unordered_map<int64_t, std::pair<std::string, std::string>, SeededHash> backtraces_;
   std::unique_ptr<report::Statement> native_lookup_, python_lookup_;
+  std::unique_ptr<SampleStacks> samples_;  // opened at the first CPU sample
 };
 
 }  // namespace gsys::export_

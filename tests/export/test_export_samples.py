@@ -1,0 +1,194 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""CPU samples on the timeline (issue 23 item 1): every COMPOSITE_EVENTS row with its
+SAMPLING_CALLCHAINS stack reaches `gsys export --type perfetto` as a PerfSample packet (decoded
+with protoc and perfetto_trace.proto, stacks rebuilt from the interned frames) and `--type chrome`
+as an instant event with a "stack" argument; `--type kineto` leaves them out.
+
+Reports: a synthetic one built here from gsys_gen_report's output with known stacks, once with
+nsys's (id, stackDepth) primary key and once without (reports written before gsys had it), and,
+when ../shared is present, the nsys 2025.1 export that has samples.
+
+  test_export_samples.py --gsys BIN --fixtures DIR
+"""
+import argparse
+import collections
+import json
+import os
+import random
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from test_export import parse_text_proto  # noqa: E402
+
+ARGS = None
+HERE = os.path.dirname(os.path.abspath(__file__))
+FIXTURE = "nsys2025.1-nvcpp-stdpar-nvtx-osrt.sqlite"
+FUNCTIONS = ["main", "train_step", "forward", "matmul", "memcpy", "std::vector<int>::push_back",
+             "__libc_start_main", "poll"]
+MODULES = ["/usr/bin/app", "/lib/x86_64-linux-gnu/libc.so.6", "/opt/lib/libtorch.so"]
+
+
+def add_samples(path, primary_key, count=60, seed=3):
+    """Adds `count` samples with random stacks (depth 0-6) on two threads of the report's first
+    process; returns nothing: the test reads the truth back from the tables."""
+    rng = random.Random(seed)
+    db = sqlite3.connect(path)
+    gtid = db.execute("SELECT globalTid FROM CUPTI_ACTIVITY_KIND_RUNTIME LIMIT 1").fetchone()[0]
+    threads = [gtid, gtid + 1]
+    next_id = db.execute("SELECT coalesce(max(id), 0) + 1 FROM StringIds").fetchone()[0]
+    ids = {}
+    for text in FUNCTIONS + MODULES:
+        ids[text] = next_id
+        db.execute("INSERT INTO StringIds(id, value) VALUES (?, ?)", (next_id, text))
+        next_id += 1
+    db.execute("DROP TABLE IF EXISTS COMPOSITE_EVENTS")  # the generator's empty tables
+    db.execute("DROP TABLE IF EXISTS SAMPLING_CALLCHAINS")
+    db.execute("CREATE TABLE COMPOSITE_EVENTS (id INTEGER NOT NULL PRIMARY KEY, start INTEGER NOT "
+               "NULL, cpu INTEGER, threadState INTEGER, globalTid INTEGER, cpuCycles INTEGER NOT "
+               "NULL)")
+    db.execute("CREATE TABLE SAMPLING_CALLCHAINS (id INTEGER NOT NULL, symbol INTEGER NOT NULL, "
+               "module INTEGER NOT NULL, kernelMode INTEGER, thumbCode INTEGER, unresolved "
+               "INTEGER, specialEntry INTEGER, originalIP INTEGER, unwindMethod INTEGER, "
+               "stackDepth INTEGER NOT NULL%s)" % (", PRIMARY KEY (id, stackDepth)"
+                                                   if primary_key else ""))
+    start = db.execute("SELECT min(start) FROM CUPTI_ACTIVITY_KIND_RUNTIME").fetchone()[0]
+    order = list(range(1, count + 1))
+    rng.shuffle(order)  # rows not in id order: lookups must go by id
+    for sid in order:
+        db.execute("INSERT INTO COMPOSITE_EVENTS VALUES (?, ?, ?, 1, ?, 0)",
+                   (sid, start + sid * 1000, sid % 4, threads[sid % 2]))
+        for depth in range(rng.randint(0, 6)):
+            db.execute("INSERT INTO SAMPLING_CALLCHAINS VALUES (?, ?, ?, 0, 0, 0, 0, ?, 6, ?)",
+                       (sid, ids[rng.choice(FUNCTIONS)], ids[rng.choice(MODULES)],
+                        0x400000 + depth, depth))
+    db.commit()
+    db.close()
+
+
+def truth(path):
+    """(start, pid, tid, cpu, ((function, module), ... root first)) per sample, from SQL."""
+    db = sqlite3.connect("file:%s?mode=ro" % path, uri=True)
+    rows = collections.Counter()
+    for sid, start, cpu, gtid in db.execute(
+            "SELECT id, start, cpu, globalTid FROM COMPOSITE_EVENTS"):
+        frames = db.execute(
+            "SELECT s.value, m.value FROM SAMPLING_CALLCHAINS c JOIN StringIds s ON s.id = c.symbol "
+            "JOIN StringIds m ON m.id = c.module WHERE c.id = ? ORDER BY c.stackDepth DESC",
+            (sid,)).fetchall()
+        rows[(start, (gtid >> 24) & 0xFFFFFF, gtid & 0xFFFFFF, cpu, tuple(frames))] += 1
+    db.close()
+    return rows
+
+
+def export(path, kind, out, tmp):
+    target = os.path.join(tmp, out)
+    p = subprocess.run([ARGS.gsys, "export", "--type", kind, "-f", "-o", target, path],
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        raise AssertionError("export %s failed: %s" % (kind, p.stderr))
+    return target
+
+
+def perfetto_samples(path):
+    with open(path, "rb") as f:
+        text = subprocess.run(["protoc", "--decode=perfetto.protos.Trace", "-I", HERE,
+                               "perfetto_trace.proto"], stdin=f, capture_output=True, text=True,
+                              check=True).stdout
+    functions, paths, mappings, frames, stacks = {}, {}, {}, {}, {}
+    rows = collections.Counter()
+    for p in parse_text_proto(text)["packet"]:
+        # Interned entries come in or before the first packet that uses them.
+        for d in p.get("interned_data", []):
+            for e in d.get("function_names", []):
+                functions[e["iid"][0]] = e["str"][0]
+            for e in d.get("mapping_paths", []):
+                paths[e["iid"][0]] = e["str"][0]
+            for e in d.get("mappings", []):
+                mappings[e["iid"][0]] = "/".join(paths[i] for i in e["path_string_ids"])
+            for e in d.get("frames", []):
+                frames[e["iid"][0]] = (functions[e["function_name_id"][0]],
+                                       mappings[e["mapping_id"][0]])
+            for e in d.get("callstacks", []):
+                stacks[e["iid"][0]] = tuple(frames[i] for i in e.get("frame_ids", []))
+        for s in p.get("perf_sample", []):
+            cpu = int(s["cpu"][0]) if "cpu" in s else None
+            rows[(int(p["timestamp"][0]), int(s["pid"][0]), int(s["tid"][0]), cpu,
+                  stacks[s["callstack_iid"][0]])] += 1
+    return rows
+
+
+def chrome_samples(path):
+    with open(path) as f:
+        events = json.load(f)["traceEvents"]
+    rows = collections.Counter()
+    for e in events:
+        if e.get("cat") != "cpu_sample":
+            continue
+        assert e["ph"] == "i" and e["s"] == "t", e
+        lines = e["args"]["stack"].split("\n") if e["args"]["stack"] else []
+        frames = tuple(tuple(line.split("  ", 1)) for line in reversed(lines))
+        rows[(round(e["ts"] * 1000), e["pid"], e["tid"], e["args"].get("cpu"), frames)] += 1
+    return rows
+
+
+class SamplesTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="gsys-export-samples-")
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def synthetic(self, primary_key):
+        gen = os.path.join(os.path.dirname(ARGS.gsys), "gsys_gen_report")
+        path = os.path.join(self.tmp, "synthetic.sqlite")
+        subprocess.run([gen, "--kernels", "20", "-q", "-o", path], check=True)
+        add_samples(path, primary_key)
+        return path
+
+    def check(self, path):
+        want = truth(path)
+        self.assertGreater(sum(want.values()), 0)
+        self.assertTrue(any(k[4] for k in want), "no sample with a stack")
+        got = perfetto_samples(export(path, "perfetto", "t.pftrace", self.tmp))
+        self.assertEqual(got, want)
+        got = chrome_samples(export(path, "chrome", "t.json", self.tmp))
+        self.assertEqual(got, want)
+        out = export(path, "kineto", "k", self.tmp)
+        for name in os.listdir(out):
+            with open(os.path.join(out, name)) as f:
+                self.assertNotIn("cpu_sample", f.read())
+
+    def test_synthetic_with_primary_key(self):
+        self.check(self.synthetic(True))
+
+    def test_synthetic_without_index(self):
+        self.check(self.synthetic(False))
+
+    def test_nsys_export(self):
+        path = os.path.join(ARGS.fixtures, FIXTURE)
+        if not os.path.exists(path):
+            self.skipTest("nsys fixture %s not found (optional: ../shared/fixtures/nsys)" % path)
+        self.check(path)
+
+
+def main():
+    global ARGS
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--gsys", required=True)
+    ap.add_argument("--fixtures", required=True)
+    ARGS, rest = ap.parse_known_args()
+    if shutil.which("protoc") is None:
+        print("test_export_samples: protoc not found (tools/install_deps.sh installs "
+              "protobuf-compiler)")
+        return 1
+    return 0 if unittest.main(argv=[sys.argv[0]] + rest, exit=False).result.wasSuccessful() else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -83,6 +83,22 @@ class ExportTest(unittest.TestCase):
         # CPU samples: PerfSample packets in perfetto, instants in chrome (test_export_samples.py
         # checks their stacks).
         n["samples"] = self.count("COMPOSITE_EVENTS")
+        n["thread_states"] = self.thread_state_slices()
+        return n
+
+    def thread_state_slices(self):
+        """Switch-ins followed by another switch of the same thread (out first at equal times):
+        the "Running" slices the timeline formats show."""
+        if "SCHED_EVENTS" not in self.tables:
+            return 0
+        by_thread = collections.defaultdict(list)
+        for gtid, start, sched_in in self.db.execute(
+                "SELECT globalTid, start, isSchedIn FROM SCHED_EVENTS"):
+            by_thread[gtid].append((start, 1 if sched_in else 0))
+        n = 0
+        for switches in by_thread.values():
+            switches.sort()
+            n += sum(1 for k in range(len(switches) - 1) if switches[k][1])
         return n
 
     def expected_flows(self):
@@ -151,7 +167,8 @@ class ExportTest(unittest.TestCase):
                 flow_starts += te.get("flow_ids", [])
                 flow_ends += te.get("terminating_flow_ids", [])
         n = self.expected_events()
-        self.assertEqual(types["TYPE_SLICE_BEGIN"] + types["TYPE_INSTANT"], n["total"])
+        self.assertEqual(types["TYPE_SLICE_BEGIN"] + types["TYPE_INSTANT"],
+                         n["total"] + n["thread_states"])
         self.assertEqual(sum(len(p.get("perf_sample", [])) for p in packets), n["samples"])
         self.assertEqual(types["TYPE_INSTANT"], n["marks"])
         self.assertEqual(types["TYPE_SLICE_END"], types["TYPE_SLICE_BEGIN"])
@@ -169,9 +186,9 @@ class ExportTest(unittest.TestCase):
         ph = collections.Counter(e["ph"] for e in events)
         n = self.expected_events()
         async_ranges = self.count("NVTX_EVENTS", "WHERE eventType IN (60, 71)")
-        self.assertEqual(ph["X"] + ph["i"] + ph["b"], n["total"] + n["samples"])
-        self.assertEqual(ph["b"], async_ranges)
-        self.assertEqual(ph["e"], async_ranges)
+        self.assertEqual(ph["X"] + ph["i"] + ph["b"], n["total"] + n["samples"] + n["thread_states"])
+        self.assertEqual(ph["b"], async_ranges + n["thread_states"])
+        self.assertEqual(ph["e"], async_ranges + n["thread_states"])
         gpu = [e for e in events if e.get("cat") in ("kernel", "gpu_memcpy", "gpu_memset")]
         self.assertEqual(len(gpu), n["gpu"])
         for e in gpu:

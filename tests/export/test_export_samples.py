@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""CPU samples on the timeline (issue 23 item 1): every COMPOSITE_EVENTS row with its
-SAMPLING_CALLCHAINS stack reaches `gsys export --type perfetto` as a PerfSample packet (decoded
-with protoc and perfetto_trace.proto, stacks rebuilt from the interned frames) and `--type chrome`
-as an instant event with a "stack" argument; `--type kineto` leaves them out.
+"""CPU samples and thread states on the timeline (issue 23 item 1): every COMPOSITE_EVENTS row
+with its SAMPLING_CALLCHAINS stack reaches `gsys export --type perfetto` as a PerfSample packet
+(decoded with protoc and perfetto_trace.proto, stacks rebuilt from the interned frames) and
+`--type chrome` as an instant event with a "stack" argument; every SCHED_EVENTS switch-in with
+a later switch of its thread becomes a "Running" slice (perfetto: on the thread's "Thread state"
+track; chrome: an async b/e pair). `--type kineto` leaves both out.
 
 Reports: a synthetic one built here from gsys_gen_report's output with known stacks, once with
 nsys's (id, stackDepth) primary key and once without (reports written before gsys had it), and,
@@ -71,6 +73,51 @@ def add_samples(path, primary_key, count=60, seed=3):
     db.close()
 
 
+def add_sched(path, seed=5):
+    """Switches of two threads: runs of in/out, an out and an in at one timestamp, a trailing in
+    with no out (not a slice), and an in right after an in (the first ends at the second)."""
+    rng = random.Random(seed)
+    db = sqlite3.connect(path)
+    gtid = db.execute("SELECT globalTid FROM CUPTI_ACTIVITY_KIND_RUNTIME LIMIT 1").fetchone()[0]
+    start = db.execute("SELECT min(start) FROM CUPTI_ACTIVITY_KIND_RUNTIME").fetchone()[0]
+    db.execute("DROP TABLE IF EXISTS SCHED_EVENTS")
+    db.execute("CREATE TABLE SCHED_EVENTS (start INTEGER NOT NULL, cpu INTEGER NOT NULL, isSchedIn "
+               "INTEGER NOT NULL, globalTid INTEGER, threadState INTEGER, threadBlock INTEGER)")
+    rows = []
+    for thread in (gtid, gtid + 1):
+        t = start
+        for _ in range(15):
+            t += rng.randint(1, 500)
+            rows.append((t, rng.randint(0, 3), 1, thread, 1, None))
+            t += rng.randint(1, 500)
+            rows.append((t, 0, 0, thread, rng.choice([1, 2]), None))
+        rows.append((t, 2, 1, thread, 1, None))           # in at the time of the last out
+        rows.append((t + 100, 2, 1, thread, 1, None))     # in after in
+        rows.append((t + 200, 2, 0, thread, 2, None))
+        rows.append((t + 900, 1, 1, thread, 1, None))     # never switched out
+    rng.shuffle(rows)
+    db.executemany("INSERT INTO SCHED_EVENTS VALUES (?, ?, ?, ?, ?, ?)", rows)
+    db.commit()
+    db.close()
+
+
+def sched_truth(path):
+    """(start, end, pid, tid, cpu) per Running slice, computed from the rows in Python."""
+    db = sqlite3.connect("file:%s?mode=ro" % path, uri=True)
+    by_thread = collections.defaultdict(list)
+    for start, cpu, sched_in, gtid in db.execute(
+            "SELECT start, cpu, isSchedIn, globalTid FROM SCHED_EVENTS"):
+        by_thread[gtid].append((start, 1 if sched_in else 0, cpu))
+    db.close()
+    rows = collections.Counter()
+    for gtid, switches in by_thread.items():
+        switches.sort()
+        for a, b in zip(switches, switches[1:]):
+            if a[1]:
+                rows[(a[0], b[0], (gtid >> 24) & 0xFFFFFF, gtid & 0xFFFFFF, a[2])] += 1
+    return rows
+
+
 def truth(path):
     """(start, pid, tid, cpu, ((function, module), ... root first)) per sample, from SQL."""
     db = sqlite3.connect("file:%s?mode=ro" % path, uri=True)
@@ -95,14 +142,61 @@ def export(path, kind, out, tmp):
     return target
 
 
-def perfetto_samples(path):
+def decode(path):
     with open(path, "rb") as f:
         text = subprocess.run(["protoc", "--decode=perfetto.protos.Trace", "-I", HERE,
                                "perfetto_trace.proto"], stdin=f, capture_output=True, text=True,
                               check=True).stdout
+    return parse_text_proto(text)["packet"]
+
+
+def perfetto_thread_states(path):
+    """(start, end, pid, tid, cpu) of the slices on "Thread state" tracks."""
+    packets = decode(path)
+    tracks, arg_names = {}, {}
+    for p in packets:
+        for td in p.get("track_descriptor", []):
+            tracks[td["uuid"][0]] = td
+        for d in p.get("interned_data", []):
+            for e in d.get("debug_annotation_names", []):
+                arg_names[e["iid"][0]] = e["name"][0]
+    open_slices, rows = {}, collections.Counter()
+    for p in packets:
+        for te in p.get("track_event", []):
+            uuid = te["track_uuid"][0]
+            if tracks[uuid].get("name", [""])[0] != "Thread state":
+                continue
+            thread = tracks[tracks[uuid]["parent_uuid"][0]]["thread"][0]
+            ts = int(p["timestamp"][0])
+            if te["type"][0] == "TYPE_SLICE_BEGIN":
+                args = {arg_names[a["name_iid"][0]]: int(a["int_value"][0])
+                        for a in te.get("debug_annotations", []) if "int_value" in a}
+                assert uuid not in open_slices, "overlapping thread-state slices"
+                open_slices[uuid] = (ts, args["cpu"])
+            elif te["type"][0] == "TYPE_SLICE_END":
+                begin, cpu = open_slices.pop(uuid)
+                rows[(begin, ts, int(thread["pid"][0]), int(thread["tid"][0]), cpu)] += 1
+    return rows
+
+
+def chrome_thread_states(path):
+    with open(path) as f:
+        events = [e for e in json.load(f)["traceEvents"] if e.get("cat") == "thread_state"]
+    begins = {e["id"]: e for e in events if e["ph"] == "b"}
+    rows = collections.Counter()
+    for e in events:
+        if e["ph"] == "e":
+            b = begins.pop(e["id"])
+            rows[(round(b["ts"] * 1000), round(e["ts"] * 1000), b["pid"], b["tid"],
+                  b["args"]["cpu"])] += 1
+    assert not begins, "a thread-state begin without its end"
+    return rows
+
+
+def perfetto_samples(path):
     functions, paths, mappings, frames, stacks = {}, {}, {}, {}, {}
     rows = collections.Counter()
-    for p in parse_text_proto(text)["packet"]:
+    for p in decode(path):
         # Interned entries come in or before the first packet that uses them.
         for d in p.get("interned_data", []):
             for e in d.get("function_names", []):
@@ -149,6 +243,7 @@ class SamplesTest(unittest.TestCase):
         path = os.path.join(self.tmp, "synthetic.sqlite")
         subprocess.run([gen, "--kernels", "20", "-q", "-o", path], check=True)
         add_samples(path, primary_key)
+        add_sched(path)
         return path
 
     def check(self, path):
@@ -159,10 +254,16 @@ class SamplesTest(unittest.TestCase):
         self.assertEqual(got, want)
         got = chrome_samples(export(path, "chrome", "t.json", self.tmp))
         self.assertEqual(got, want)
+        states = sched_truth(path)
+        self.assertGreater(sum(states.values()), 0)  # every report here has switches
+        self.assertEqual(perfetto_thread_states(os.path.join(self.tmp, "t.pftrace")), states)
+        self.assertEqual(chrome_thread_states(os.path.join(self.tmp, "t.json")), states)
         out = export(path, "kineto", "k", self.tmp)
         for name in os.listdir(out):
             with open(os.path.join(out, name)) as f:
-                self.assertNotIn("cpu_sample", f.read())
+                text = f.read()
+                self.assertNotIn("cpu_sample", text)
+                self.assertNotIn("thread_state", text)
 
     def test_synthetic_with_primary_key(self):
         self.check(self.synthetic(True))

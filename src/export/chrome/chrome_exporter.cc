@@ -211,7 +211,9 @@ class ChromeExporter : public Exporter {
       buf.push_back('}');
       return OkStatus();
     }
-    if (e.kind == EventKind::kNvtxAsync) {
+    // NVTX start/end ranges may cross threads; thread states would overlap the thread's own
+    // slices, which one Chrome thread row cannot show: both as async pairs.
+    if (e.kind == EventKind::kNvtxAsync || e.kind == EventKind::kThreadState) {
       for (const char* ph : {"b", "e"}) {
         AppendHead(buf, ph, pid, tid, ph[0] == 'b' ? e.start : e.end, e.category, e.name);
         buf.append(",\"id\":\"");

@@ -23,6 +23,7 @@ enum class EventKind : uint8_t {
   kNvtxMark,    // NVTX mark (eventType 34): an instant
   kOsrt,        // OSRT_API
   kCpuSample,   // COMPOSITE_EVENTS with its SAMPLING_CALLCHAINS stack: an instant on its thread
+  kThreadState, // SCHED_EVENTS, a switch in to the next switch out: "Running" on a CPU
 };
 
 inline bool IsGpuKind(EventKind kind) {
@@ -57,7 +58,7 @@ struct TimelineEvent {
   // Flow arrow id (FlowId): on an API call, the start of an arrow to its GPU work (set only on
   // launch, copy and memset calls); on GPU work, the arrow's end. 0: none.
   uint64_t flow_id = 0;
-  int64_t async_id = 0;    // kNvtxAsync: unique per report (process, rangeId)
+  int64_t async_id = 0;    // kNvtxAsync, kThreadState: unique per report
   std::string_view name;
   std::string_view category;  // "cuda_runtime", "cuda_driver", "kernel", "gpu_memcpy", ...
   std::array<EventArg, kMaxArgs> args{};

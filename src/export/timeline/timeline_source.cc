@@ -120,6 +120,19 @@ Result<std::unique_ptr<TimelineSource>> TimelineSource::Open(report::ReportReade
     std::string sql = std::string("SELECT ") + t.columns + " FROM " + t.name + t.where + kOrder;
     GSYS_RETURN_IF_ERROR(source->AddCursor(t.kind, t.name, sql));
   }
+  if (filter.Matches("SCHED_EVENTS")) {
+    GSYS_ASSIGN_OR_RETURN(bool rows, reader.HasRows("SCHED_EVENTS"));
+    // Each switch in paired with the thread's next switch (out, at equal times first); a thread
+    // still running at the end of the capture has no end and is left out.
+    if (rows) {
+      GSYS_RETURN_IF_ERROR(source->AddCursor(
+          EventKind::kThreadState, "SCHED_EVENTS",
+          "SELECT start, end, globalTid, cpu, outState, rowid FROM (SELECT start, isSchedIn, "
+          "globalTid, cpu, rowid, lead(start) OVER w AS end, lead(threadState) OVER w AS outState "
+          "FROM SCHED_EVENTS WINDOW w AS (PARTITION BY globalTid ORDER BY start, isSchedIn)) "
+          "WHERE isSchedIn != 0 AND end IS NOT NULL" + std::string(kOrder)));
+    }
+  }
   return source;
 }
 
@@ -207,6 +220,7 @@ Status TimelineSource::Decode(Cursor& cursor) {
     case EventKind::kNvtxMark: return DecodeNvtx(cursor);
     case EventKind::kOsrt: return DecodeOsrt(cursor);
     case EventKind::kCpuSample: return DecodeSample(cursor);
+    case EventKind::kThreadState: return DecodeThreadState(cursor);
   }
   return OkStatus();
 }
@@ -364,6 +378,22 @@ Status TimelineSource::DecodeSample(Cursor& cursor) {
     GSYS_ASSIGN_OR_RETURN(samples_, SampleStacks::Open(db));
   }
   GSYS_ASSIGN_OR_RETURN(e.stack, samples_->Frames(s.ColumnInt(3)));
+  return OkStatus();
+}
+
+// start, end, globalTid, cpu, outState, rowid
+Status TimelineSource::DecodeThreadState(Cursor& cursor) {
+  report::Statement& s = cursor.stmt;
+  TimelineEvent& e = event_;
+  e.kind = EventKind::kThreadState;
+  e.global_tid = s.ColumnInt(2);
+  e.global_pid = ProcessOf(e.global_tid);
+  e.name = "Running";
+  e.category = "thread_state";
+  e.AddInt("cpu", s.ColumnInt(3));
+  // ENUM_SAMPLING_THREAD_STATE of the switch out: 1 preempted (still runnable), 2 waiting.
+  if (!s.IsNull(4)) e.AddInt("state after", s.ColumnInt(4));
+  e.async_id = static_cast<int64_t>(FlowId(e.global_pid, s.ColumnInt(5)));
   return OkStatus();
 }
 

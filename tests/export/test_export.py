@@ -23,6 +23,8 @@ csv.field_size_limit(sys.maxsize)
 ARGS = None
 HERE = os.path.dirname(os.path.abspath(__file__))
 LAUNCH_NAME = "(lower({n}) LIKE '%launch%' OR lower({n}) LIKE '%memcpy%' OR lower({n}) LIKE '%memset%')"
+LIBRARY_TABLES = ["CUDNN_EVENTS", "CUBLAS_EVENTS", "MPI_P2P_EVENTS", "MPI_COLLECTIVES_EVENTS",
+                  "MPI_START_WAIT_EVENTS", "MPI_OTHER_EVENTS"]
 GPU_TABLES = ["CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET"]
 
 
@@ -79,7 +81,8 @@ class ExportTest(unittest.TestCase):
              "nvtx": self.count("NVTX_EVENTS", "WHERE eventType IN (34, 59, 60, 70, 71)"),
              "marks": self.count("NVTX_EVENTS", "WHERE eventType = 34")}
         n["gpu"] = sum(self.count(t) for t in GPU_TABLES)
-        n["total"] = n["api"] + n["osrt"] + n["nvtx"] + n["gpu"]
+        n["library"] = sum(self.count(t) for t in LIBRARY_TABLES)
+        n["total"] = n["api"] + n["osrt"] + n["nvtx"] + n["gpu"] + n["library"]
         # CPU samples: PerfSample packets in perfetto, instants in chrome (test_export_samples.py
         # checks their stacks).
         n["samples"] = self.count("COMPOSITE_EVENTS")

@@ -5,7 +5,8 @@ with its SAMPLING_CALLCHAINS stack reaches `gsys export --type perfetto` as a Pe
 (decoded with protoc and perfetto_trace.proto, stacks rebuilt from the interned frames) and
 `--type chrome` as an instant event with a "stack" argument; every SCHED_EVENTS switch-in with
 a later switch of its thread becomes a "Running" slice (perfetto: on the thread's "Thread state"
-track; chrome: an async b/e pair). `--type kineto` leaves both out.
+track; chrome: an async b/e pair); cuDNN, cuBLAS and MPI calls are slices on the thread
+(perfetto: its "Library calls" track) with MPI message sizes. `--type kineto` leaves them out.
 
 Reports: a synthetic one built here from gsys_gen_report's output with known stacks, once with
 nsys's (id, stackDepth) primary key and once without (reports written before gsys had it), and,
@@ -99,6 +100,94 @@ def add_sched(path, seed=5):
     db.executemany("INSERT INTO SCHED_EVENTS VALUES (?, ?, ?, ?, ?, ?)", rows)
     db.commit()
     db.close()
+
+
+LIBRARY = [("CUBLAS_EVENTS", "cublasSgemm_v2"), ("CUDNN_EVENTS", "cudnnConvolutionForward"),
+           ("MPI_P2P_EVENTS", "MPI_Send")]
+
+
+def add_library_calls(path):
+    """Nested and sequential calls of three libraries on one thread (MPI with a message size)."""
+    db = sqlite3.connect(path)
+    gtid = db.execute("SELECT globalTid FROM CUPTI_ACTIVITY_KIND_RUNTIME LIMIT 1").fetchone()[0]
+    start = db.execute("SELECT min(start) FROM CUPTI_ACTIVITY_KIND_RUNTIME").fetchone()[0]
+    next_id = db.execute("SELECT max(id) + 1 FROM StringIds").fetchone()[0]
+    for k, (table, name) in enumerate(LIBRARY):
+        db.execute("INSERT INTO StringIds(id, value) VALUES (?, ?)", (next_id + k, name))
+        db.execute("DROP TABLE IF EXISTS %s" % table)
+    db.execute("CREATE TABLE CUBLAS_EVENTS (start INTEGER NOT NULL, end INTEGER NOT NULL, "
+               "eventClass INTEGER NOT NULL, globalTid INTEGER, nameId INTEGER NOT NULL)")
+    db.execute("CREATE TABLE CUDNN_EVENTS (start INTEGER NOT NULL, end INTEGER NOT NULL, "
+               "eventClass INTEGER NOT NULL, globalTid INTEGER, nameId INTEGER NOT NULL)")
+    db.execute("CREATE TABLE MPI_P2P_EVENTS (start INTEGER NOT NULL, end INTEGER NOT NULL, "
+               "globalTid INTEGER, textId INTEGER, commHandle INTEGER, tag INTEGER, remoteRank "
+               "INTEGER, size INTEGER, requestHandle INTEGER)")
+    for i in range(5):
+        t = start + 100000 + i * 10000
+        db.execute("INSERT INTO CUBLAS_EVENTS VALUES (?, ?, 0, ?, ?)", (t, t + 5000, gtid, next_id))
+        db.execute("INSERT INTO CUDNN_EVENTS VALUES (?, ?, 0, ?, ?)",
+                   (t + 1000, t + 2000, gtid, next_id + 1))  # inside the cuBLAS call
+        db.execute("INSERT INTO MPI_P2P_EVENTS VALUES (?, ?, ?, ?, 7, 3, 1, ?, 0)",
+                   (t + 6000, t + 9000, gtid, next_id + 2, 4096 * (i + 1)))
+    db.commit()
+    db.close()
+
+
+def library_truth(path):
+    """(start, end, tid, name, size or None) per library call row."""
+    db = sqlite3.connect("file:%s?mode=ro" % path, uri=True)
+    rows = collections.Counter()
+    for table, _ in LIBRARY:
+        name_col = "textId" if table.startswith("MPI") else "nameId"
+        size = "size" if table.startswith("MPI") else "NULL"
+        for start, end, gtid, name, sz in db.execute(
+                "SELECT e.start, e.end, e.globalTid, s.value, %s FROM %s e JOIN StringIds s "
+                "ON s.id = e.%s" % (size, table, name_col)):
+            rows[(start, end, gtid & 0xFFFFFF, name, sz)] += 1
+    db.close()
+    return rows
+
+
+def perfetto_library_calls(path):
+    packets = decode(path)
+    tracks, names, arg_names = {}, {}, {}
+    for p in packets:
+        for td in p.get("track_descriptor", []):
+            tracks[td["uuid"][0]] = td
+        for d in p.get("interned_data", []):
+            for e in d.get("event_names", []):
+                names[e["iid"][0]] = e["name"][0]
+            for e in d.get("debug_annotation_names", []):
+                arg_names[e["iid"][0]] = e["name"][0]
+    stacks, rows = collections.defaultdict(list), collections.Counter()
+    for p in packets:
+        for te in p.get("track_event", []):
+            uuid = te["track_uuid"][0]
+            if not tracks[uuid].get("name", [""])[0].startswith("Library calls"):
+                continue
+            thread = tracks[tracks[uuid]["parent_uuid"][0]]["thread"][0]
+            ts = int(p["timestamp"][0])
+            if te["type"][0] == "TYPE_SLICE_BEGIN":
+                args = {arg_names[a["name_iid"][0]]: int(a["int_value"][0])
+                        for a in te.get("debug_annotations", []) if "int_value" in a}
+                stacks[uuid].append((ts, names[te["name_iid"][0]], args.get("size")))
+            elif te["type"][0] == "TYPE_SLICE_END":
+                begin, name, size = stacks[uuid].pop()
+                rows[(begin, ts, int(thread["tid"][0]), name, size)] += 1
+    return rows
+
+
+def chrome_library_calls(path):
+    with open(path) as f:
+        events = json.load(f)["traceEvents"]
+    rows = collections.Counter()
+    for e in events:
+        if e.get("cat") in ("cudnn", "cublas", "mpi"):
+            assert e["ph"] == "X", e
+            start = round(e["ts"] * 1000)
+            rows[(start, start + round(e["dur"] * 1000), e["tid"], e["name"],
+                  e["args"].get("size"))] += 1
+    return rows
 
 
 def sched_truth(path):
@@ -244,6 +333,7 @@ class SamplesTest(unittest.TestCase):
         subprocess.run([gen, "--kernels", "20", "-q", "-o", path], check=True)
         add_samples(path, primary_key)
         add_sched(path)
+        add_library_calls(path)
         return path
 
     def check(self, path):
@@ -258,12 +348,16 @@ class SamplesTest(unittest.TestCase):
         self.assertGreater(sum(states.values()), 0)  # every report here has switches
         self.assertEqual(perfetto_thread_states(os.path.join(self.tmp, "t.pftrace")), states)
         self.assertEqual(chrome_thread_states(os.path.join(self.tmp, "t.json")), states)
+        calls = library_truth(path) if "synthetic" in path else collections.Counter()
+        self.assertEqual(perfetto_library_calls(os.path.join(self.tmp, "t.pftrace")), calls)
+        self.assertEqual(chrome_library_calls(os.path.join(self.tmp, "t.json")), calls)
         out = export(path, "kineto", "k", self.tmp)
         for name in os.listdir(out):
             with open(os.path.join(out, name)) as f:
                 text = f.read()
                 self.assertNotIn("cpu_sample", text)
                 self.assertNotIn("thread_state", text)
+                self.assertNotIn("cublasSgemm", text)
 
     def test_synthetic_with_primary_key(self):
         self.check(self.synthetic(True))

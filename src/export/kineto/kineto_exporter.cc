@@ -52,8 +52,12 @@ class KinetoExporter : public Exporter {
     while (true) {
       GSYS_ASSIGN_OR_RETURN(const TimelineEvent* e, in.events->Next());
       if (e == nullptr) break;
-      // Kineto traces hold no CPU samples or thread states.
-      if (e->kind == EventKind::kCpuSample || e->kind == EventKind::kThreadState) continue;
+      // Kineto traces hold no CPU samples, thread states or library-call rows (HTA's analyses
+      // would count them as CPU ops).
+      if (e->kind == EventKind::kCpuSample || e->kind == EventKind::kThreadState ||
+          e->kind == EventKind::kLibraryCall) {
+        continue;
+      }
       auto it = by_process.find(e->global_pid);
       if (it == by_process.end()) continue;  // a process without CUDA work is no rank
       GSYS_RETURN_IF_ERROR(files[it->second].Write(*e, stats));

@@ -7,7 +7,8 @@ namespace gsys::export_ {
 namespace {
 
 // Kinds of logical track (the first half of their key).
-enum Group { kCudaApi = 0, kNvtx = 1, kOsrt = 2, kNvtxAsync = 3, kGpuStream = 4, kThreadState = 5 };
+enum Group { kCudaApi = 0, kNvtx = 1, kOsrt = 2, kNvtxAsync = 3, kGpuStream = 4, kThreadState = 5,
+             kLibrary = 6 };
 
 Group GroupOf(EventKind kind) {
   switch (kind) {
@@ -21,6 +22,7 @@ Group GroupOf(EventKind kind) {
     case EventKind::kMemset: return kGpuStream;
     case EventKind::kCpuSample: return kNvtx;  // not placed: samples are PerfSample packets
     case EventKind::kThreadState: return kThreadState;
+    case EventKind::kLibraryCall: return kLibrary;
   }
   return kCudaApi;
 }
@@ -122,6 +124,7 @@ TrackLayout::Logical& TrackLayout::LogicalTrack(const TimelineEvent& event,
     case kNvtxAsync: logical.name = "NVTX start/end"; break;
     case kGpuStream: logical.name = "Stream " + std::to_string(event.stream_id); break;
     case kThreadState: logical.name = "Thread state"; break;
+    case kLibrary: logical.name = "Library calls"; break;
   }
   logical.parent_uuid = group == kGpuStream   ? GpuTrack(event.device_id, out)
                         : group == kNvtxAsync ? ProcessTrack(event.global_pid, out)

@@ -24,6 +24,7 @@ enum class EventKind : uint8_t {
   kOsrt,        // OSRT_API
   kCpuSample,   // COMPOSITE_EVENTS with its SAMPLING_CALLCHAINS stack: an instant on its thread
   kThreadState, // SCHED_EVENTS, a switch in to the next switch out: "Running" on a CPU
+  kLibraryCall, // CUDNN_EVENTS, CUBLAS_EVENTS, MPI_*_EVENTS: a slice on its thread
 };
 
 inline bool IsGpuKind(EventKind kind) {

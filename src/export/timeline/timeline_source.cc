@@ -112,6 +112,15 @@ Result<std::unique_ptr<TimelineSource>> TimelineSource::Open(report::ReportReade
        " WHERE eventType IN (34, 59, 60, 70, 71)"},
       {EventKind::kOsrt, "OSRT_API", "start, end, globalTid, nameId, returnValue, nestingLevel", ""},
       {EventKind::kCpuSample, "COMPOSITE_EVENTS", "start, start AS end, globalTid, id, cpu", ""},
+      // Library calls: start, end, globalTid, the name's string id, then per table (DecodeLibrary).
+      {EventKind::kLibraryCall, "CUDNN_EVENTS", "start, end, globalTid, nameId", ""},
+      {EventKind::kLibraryCall, "CUBLAS_EVENTS", "start, end, globalTid, nameId", ""},
+      {EventKind::kLibraryCall, "MPI_P2P_EVENTS",
+       "start, end, globalTid, textId, size, tag, remoteRank, commHandle", ""},
+      {EventKind::kLibraryCall, "MPI_COLLECTIVES_EVENTS",
+       "start, end, globalTid, textId, size, recvSize, rootRank, commHandle", ""},
+      {EventKind::kLibraryCall, "MPI_START_WAIT_EVENTS", "start, end, globalTid, textId", ""},
+      {EventKind::kLibraryCall, "MPI_OTHER_EVENTS", "start, end, globalTid, textId", ""},
   };
   for (const Table& t : tables) {
     if (!filter.Matches(t.name)) continue;
@@ -221,6 +230,7 @@ Status TimelineSource::Decode(Cursor& cursor) {
     case EventKind::kOsrt: return DecodeOsrt(cursor);
     case EventKind::kCpuSample: return DecodeSample(cursor);
     case EventKind::kThreadState: return DecodeThreadState(cursor);
+    case EventKind::kLibraryCall: return DecodeLibrary(cursor);
   }
   return OkStatus();
 }
@@ -394,6 +404,37 @@ Status TimelineSource::DecodeThreadState(Cursor& cursor) {
   // ENUM_SAMPLING_THREAD_STATE of the switch out: 1 preempted (still runnable), 2 waiting.
   if (!s.IsNull(4)) e.AddInt("state after", s.ColumnInt(4));
   e.async_id = static_cast<int64_t>(FlowId(e.global_pid, s.ColumnInt(5)));
+  return OkStatus();
+}
+
+// start, end, globalTid, nameId/textId, then the MPI tables' message fields (Open's table list).
+Status TimelineSource::DecodeLibrary(Cursor& cursor) {
+  report::Statement& s = cursor.stmt;
+  TimelineEvent& e = event_;
+  e.kind = EventKind::kLibraryCall;
+  e.global_tid = s.ColumnInt(2);
+  e.global_pid = ProcessOf(e.global_tid);
+  if (s.IsNull(3)) {
+    e.name = "[unnamed]";
+  } else {
+    GSYS_ASSIGN_OR_RETURN(e.name, String(s.ColumnInt(3)));
+  }
+  const std::string& t = cursor.table;
+  e.category = t == "CUDNN_EVENTS" ? "cudnn" : t == "CUBLAS_EVENTS" ? "cublas" : "mpi";
+  auto add = [&](int column, std::string_view key) {
+    if (s.ColumnCount() > column && !s.IsNull(column)) e.AddInt(key, s.ColumnInt(column));
+  };
+  if (t == "MPI_P2P_EVENTS") {
+    add(4, "size");
+    add(5, "tag");
+    add(6, "remote rank");
+    add(7, "communicator");
+  } else if (t == "MPI_COLLECTIVES_EVENTS") {
+    add(4, "size");
+    add(5, "receive size");
+    add(6, "root rank");
+    add(7, "communicator");
+  }
   return OkStatus();
 }
 

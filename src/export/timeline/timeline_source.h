@@ -21,8 +21,8 @@ namespace gsys::export_ {
 // Loads the names of processes, threads and GPUs and the session's UTC anchor.
 Result<ReportInfo> LoadReportInfo(report::ReportReader& reader);
 
-// Streams the CUDA API, kernel, memcpy, memset, NVTX, OS runtime, CPU sample and thread-state
-// (SCHED_EVENTS) rows of a report.
+// Streams the CUDA API, kernel, memcpy, memset, NVTX, OS runtime, library call (cuDNN, cuBLAS,
+// MPI), CPU sample and thread-state (SCHED_EVENTS) rows of a report.
 //
 // How: one SQL cursor per table, each ordered by (start, end DESC), merged by start (ties: the
 // longer event first, so an enclosing slice comes before what it encloses). Memory is bounded by
@@ -55,6 +55,7 @@ class TimelineSource {
   Status DecodeOsrt(Cursor& cursor);
   Status DecodeSample(Cursor& cursor);
   Status DecodeThreadState(Cursor& cursor);
+  Status DecodeLibrary(Cursor& cursor);
   // "backtrace" / "python backtrace" args of a CUDA API call with a callchain (--cudabacktrace).
   Status AddBacktrace(int64_t callchain_id);
 

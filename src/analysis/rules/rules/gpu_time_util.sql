@@ -21,16 +21,36 @@ WITH RECURSIVE
     FROM chunk_ids AS c JOIN span AS s
     WHERE c.rangeId * s.chunkSize + s.start < min(c.rangeId * s.chunkSize + s.start + s.chunkSize, s.end)
   ),
+  -- Each op against only the chunks it can overlap (usually one), not every chunk against every
+  -- op: candidates k in [first, last] from the op's ends; the overlap condition below is the
+  -- exact one, so a generous candidate range changes nothing.
+  op_span AS (
+    SELECT o.pid, o.deviceId, o.start, o.end,
+           max(0, (o.start - s.start) / s.chunkSize) AS first,
+           min({{chunks}} - 1, (o.end - s.start) / s.chunkSize) AS last
+    FROM ops AS o JOIN span AS s ON s.pid = o.pid AND s.deviceId = o.deviceId
+    WHERE o.end > s.start
+  ),
+  op_chunks(pid, deviceId, start, end, k, last) AS (
+    SELECT pid, deviceId, start, end, first, last FROM op_span WHERE first <= last
+    UNION ALL
+    SELECT pid, deviceId, start, end, k + 1, last FROM op_chunks WHERE k < last
+  ),
+  busy AS (
+    SELECT ch.rangeId, ch.pid, ch.deviceId,
+           sum(CAST(min(oc.end, ch.cend) - max(oc.start, ch.cstart) AS REAL)) AS busy
+    FROM op_chunks AS oc
+    JOIN chunk AS ch ON ch.rangeId = oc.k AND ch.pid = oc.pid AND ch.deviceId = oc.deviceId
+    WHERE oc.start < ch.cend AND oc.end > ch.cstart
+    GROUP BY ch.rangeId, ch.deviceId, ch.pid
+  ),
   utilization AS (
     SELECT ch.rangeId, ch.cstart AS start, ch.cend AS end, ch.cend - ch.cstart AS size,
-           sum(CAST(coalesce(min(o.end, ch.cend) - max(o.start, ch.cstart), 0) AS REAL))
-             / (ch.cend - ch.cstart) * 100 AS pct,
+           coalesce(b.busy, 0.0) / (ch.cend - ch.cstart) * 100 AS pct,
            ch.pid, ch.deviceId, ch.contextId
     FROM chunk AS ch
-    LEFT JOIN ops AS o
-      ON o.deviceId = ch.deviceId AND o.pid = ch.pid AND o.start < ch.cend AND o.end > ch.cstart
-    GROUP BY ch.rangeId, ch.deviceId, ch.pid
-    HAVING pct < {{threshold}}
+    LEFT JOIN busy AS b ON b.rangeId = ch.rangeId AND b.deviceId = ch.deviceId AND b.pid = ch.pid
+    WHERE coalesce(b.busy, 0.0) / (ch.cend - ch.cstart) * 100 < {{threshold}}
   ),
   grouped AS (
     SELECT *, rangeId - ROW_NUMBER() OVER (PARTITION BY pid, deviceId ORDER BY rangeId) AS groupId

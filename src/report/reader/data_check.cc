@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "report/reader/data_check.h"
 
+#include <climits>
+#include <optional>
+#include <unordered_map>
+
 #include "common/one_line.h"
 #include "report/reader/report_reader.h"
 
@@ -42,28 +46,81 @@ std::string Counted(int64_t n, const std::string& singular, const std::string& p
   return n == 1 ? singular : plural;
 }
 
-// One pass over `t`: rows that end before they start, rows with a name id StringIds lacks.
-std::string CountsSql(const EventTable& t) {
+// StringIds' ids when they are exactly the integers lo..hi (the usual, dense numbering): then an
+// id names a string if and only if it lies in that range, and no lookup is needed.
+struct DenseIds {
+  int64_t lo = 0, hi = -1;
+};
+
+Result<std::optional<DenseIds>> DenseStringIds(Database& db) {
+  GSYS_ASSIGN_OR_RETURN(Statement s, db.Prepare("SELECT count(*), min(id), max(id) FROM StringIds"));
+  GSYS_ASSIGN_OR_RETURN(bool row, s.Step());
+  if (!row) return std::optional<DenseIds>();
+  int64_t n = s.ColumnInt(0);
+  if (n == 0) return std::optional<DenseIds>(DenseIds{});
+  DenseIds d{s.ColumnInt(1), s.ColumnInt(2)};
+  // hi - lo + 1 == n, written so that no subtraction overflows on hostile ids.
+  bool dense = d.hi >= d.lo && d.lo > INT64_MIN / 2 && d.hi < INT64_MAX / 2 && d.hi - d.lo + 1 == n;
+  return dense ? std::optional<DenseIds>(d) : std::optional<DenseIds>();
+}
+
+// One pass over `t`: rows that end before they start, rows with a name id StringIds lacks (a range
+// test when the ids are dense, else one StringIds lookup per id).
+std::string CountsSql(const EventTable& t, const std::optional<DenseIds>& dense) {
   std::string dangling = "0";
   for (const char* c : t.names) {
     std::string col = std::string("t.") + c;
-    dangling += " OR (" + col +
-                " IS NOT NULL AND NOT EXISTS (SELECT 1 FROM StringIds AS s "
-                "WHERE s.id = " +
-                col + "))";
+    if (dense) {
+      dangling += " OR (" + col + " IS NOT NULL AND " + col + " NOT BETWEEN " +
+                  std::to_string(dense->lo) + " AND " + std::to_string(dense->hi) + ")";
+    } else {
+      dangling += " OR (" + col + " IS NOT NULL AND NOT EXISTS (SELECT 1 FROM StringIds AS s " +
+                  "WHERE s.id = " + col + "))";
+    }
   }
   return "SELECT coalesce(sum(t.end < t.start), 0), coalesce(sum(" + dangling + "), 0) FROM " +
          std::string(t.table) + " AS t";
+}
+
+// CUDA API calls repeating an earlier call's correlation id in the same process. One scan in
+// rowid order first: where each process's ids only increase (every capture gsys or nsys writes)
+// there is no repeat, exactly; otherwise the grouping query counts them.
+Result<int64_t> RepeatedCorrelationIds(Database& db) {
+  GSYS_ASSIGN_OR_RETURN(Statement scan,
+                        db.Prepare("SELECT globalTid & ~0xFFFFFF, correlationId FROM "
+                                   "CUPTI_ACTIVITY_KIND_RUNTIME WHERE correlationId IS NOT NULL "
+                                   "AND globalTid IS NOT NULL"));
+  std::unordered_map<int64_t, int64_t> last;  // process -> last id: bounded by the processes
+  bool increasing = true;
+  while (increasing) {
+    GSYS_ASSIGN_OR_RETURN(bool row, scan.Step());
+    if (!row) break;
+    auto [it, fresh] = last.try_emplace(scan.ColumnInt(0), scan.ColumnInt(1));
+    if (!fresh) {
+      increasing = scan.ColumnInt(1) > it->second;
+      it->second = scan.ColumnInt(1);
+    }
+    if (last.size() > 4096) increasing = false;  // not a capture's shape: let SQLite count
+  }
+  if (increasing) return int64_t{0};
+  GSYS_ASSIGN_OR_RETURN(
+      std::optional<int64_t> repeats,
+      db.QueryInt("SELECT coalesce(sum(n - 1), 0) FROM (SELECT count(*) AS n FROM "
+                  "CUPTI_ACTIVITY_KIND_RUNTIME WHERE correlationId IS NOT NULL AND "
+                  "globalTid IS NOT NULL GROUP BY globalTid & ~0xFFFFFF, "
+                  "correlationId HAVING n > 1)"));
+  return repeats.value_or(0);
 }
 
 }  // namespace
 
 Result<std::vector<DataProblem>> CheckReportData(ReportReader& reader) {
   std::vector<DataProblem> problems;
+  GSYS_ASSIGN_OR_RETURN(std::optional<DenseIds> dense, DenseStringIds(reader.db()));
   for (const EventTable& t : EventTables()) {
     GSYS_ASSIGN_OR_RETURN(bool rows, reader.HasRows(t.table));
     if (!rows) continue;
-    GSYS_ASSIGN_OR_RETURN(Statement stmt, reader.db().Prepare(CountsSql(t)));
+    GSYS_ASSIGN_OR_RETURN(Statement stmt, reader.db().Prepare(CountsSql(t, dense)));
     GSYS_ASSIGN_OR_RETURN(bool row, stmt.Step());
     if (!row) continue;
     if (int64_t n = stmt.ColumnInt(0); n > 0) {
@@ -82,13 +139,8 @@ Result<std::vector<DataProblem>> CheckReportData(ReportReader& reader) {
   // (analysis/stats/reports/_launch_calls.sql).
   GSYS_ASSIGN_OR_RETURN(bool calls, reader.HasRows("CUPTI_ACTIVITY_KIND_RUNTIME"));
   if (calls) {
-    GSYS_ASSIGN_OR_RETURN(
-        std::optional<int64_t> repeats,
-        reader.db().QueryInt("SELECT coalesce(sum(n - 1), 0) FROM (SELECT count(*) AS n FROM "
-                             "CUPTI_ACTIVITY_KIND_RUNTIME WHERE correlationId IS NOT NULL AND "
-                             "globalTid IS NOT NULL GROUP BY globalTid & ~0xFFFFFF, "
-                             "correlationId HAVING n > 1)"));
-    if (int64_t n = repeats.value_or(0); n > 0) {
+    GSYS_ASSIGN_OR_RETURN(int64_t repeats, RepeatedCorrelationIds(reader.db()));
+    if (int64_t n = repeats; n > 0) {
       problems.push_back({n, Counted(n, "CUDA API call repeats", "CUDA API calls repeat") +
                                  " the correlation id of an earlier call in the same process "
                                  "(GPU work is matched to the earliest)"});

@@ -22,7 +22,8 @@ struct DataProblem {
 };
 
 // Scans the whole file (call it before SetTimeWindow/SetNvtxFilter: the views would hide rows):
-// one query per event table, each an index lookup per row into StringIds. Problems in a stable
+// one query per event table (a range test per name id when StringIds' ids are dense, else an
+// index lookup per id) and one scan of the CUDA API calls. Problems in a stable
 // order, only those with a count > 0; none for a sound report.
 Result<std::vector<DataProblem>> CheckReportData(ReportReader& reader);
 

@@ -69,6 +69,7 @@ Result<ResultTable> RunRuleSql(ReportReader& reader, const RuleSpec& spec, Templ
                  "analyze: no SQL embedded for rule '" + std::string(spec.name) + "'");
   }
   ctx.partials = [](std::string_view partial) { return RuleSql("_" + std::string(partial)); };
+  ctx.flags["unique_correlation"] = reader.correlation_ids_unique().value_or(false);
   for (const std::string& table : TablesTestedByTemplate(text, ctx.partials)) {
     GSYS_ASSIGN_OR_RETURN(bool present, reader.HasRows(table));
     ctx.flags["has:" + table] = present;

@@ -72,7 +72,7 @@ Result<ResultTable> QueryResultTable(Database& db, std::string_view sql) {
 static const DataNeed kNvtxNeed{{"NVTX_EVENTS"}, "NV Tools Extension (NVTX) data"};
 
 Result<ReportOutcome> RunReportWith(Database& db, const HasRowsFn& has_rows,
-                                    const ReportRequest& request) {
+                                    const ReportRequest& request, bool unique_correlation) {
   const ReportSpec* spec = FindReportSpec(request.name);
   if (!spec) {
     return Error(StatusCode::kInvalidArgument, "stats: unknown report '" + request.name +
@@ -109,6 +109,7 @@ Result<ReportOutcome> RunReportWith(Database& db, const HasRowsFn& has_rows,
   }
   ctx.partials = [](std::string_view partial) { return ReportSql("_" + std::string(partial)); };
   ctx.vars["group_stats_columns"] = kGroupStatsColumns;
+  ctx.flags["unique_correlation"] = unique_correlation;
   for (const std::string& table : TablesTestedByTemplate(text, ctx.partials)) {
     GSYS_ASSIGN_OR_RETURN(bool present, has_rows(table));
     ctx.flags["has:" + table] = present;

@@ -16,9 +16,11 @@ namespace gsys::analysis {
 using HasRowsFn = std::function<Result<bool>(std::string_view table)>;
 
 // Validates the request, checks the data the report needs (SKIPPED when absent), expands the
-// report's SQL template and runs it on `db`. Not thread-safe with respect to `db`.
+// report's SQL template and runs it on `db`. `unique_correlation`: no API call repeats another's
+// correlation id in its process (ReportReader::correlation_ids_unique), so GPU work joins the
+// runtime table directly (_launch_calls.sql). Not thread-safe with respect to `db`.
 Result<ReportOutcome> RunReportWith(gsys::report::Database& db, const HasRowsFn& has_rows,
-                                    const ReportRequest& request);
+                                    const ReportRequest& request, bool unique_correlation = false);
 
 // Splits `sql` into complete statements (';' inside strings and comments does not split).
 std::vector<std::string> SplitSqlStatements(std::string_view sql);

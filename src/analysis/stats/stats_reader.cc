@@ -10,7 +10,8 @@ Result<ReportOutcome> RunReport(gsys::report::ReportReader& reader, const Report
   HasRowsFn has_rows = [&reader](std::string_view table) -> Result<bool> {
     return reader.HasRows(std::string(table));
   };
-  return RunReportWith(reader.db(), has_rows, request);
+  return RunReportWith(reader.db(), has_rows, request,
+                       reader.correlation_ids_unique().value_or(false));
 }
 
 }  // namespace gsys::analysis

@@ -138,8 +138,18 @@ Result<std::vector<DataProblem>> CheckReportData(ReportReader& reader) {
   // A correlation id names one call per process; GPU work joins to the first of repeats
   // (analysis/stats/reports/_launch_calls.sql).
   GSYS_ASSIGN_OR_RETURN(bool calls, reader.HasRows("CUPTI_ACTIVITY_KIND_RUNTIME"));
+  if (!calls && !reader.filtered()) reader.set_correlation_ids_unique(true);
   if (calls) {
     GSYS_ASSIGN_OR_RETURN(int64_t repeats, RepeatedCorrelationIds(reader.db()));
+    if (!reader.filtered()) {
+      // Calls without a thread are left out of the count but not of every join: unique only
+      // when there are none.
+      GSYS_ASSIGN_OR_RETURN(std::optional<int64_t> threadless,
+                            reader.db().QueryInt("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME "
+                                                 "WHERE correlationId IS NOT NULL AND globalTid "
+                                                 "IS NULL"));
+      reader.set_correlation_ids_unique(repeats == 0 && threadless.value_or(1) == 0);
+    }
     if (int64_t n = repeats; n > 0) {
       problems.push_back({n, Counted(n, "CUDA API call repeats", "CUDA API calls repeat") +
                                  " the correlation id of an earlier call in the same process "

@@ -108,6 +108,14 @@ class ReportReader {
   // The filter in force (from SetTimeWindow or SetNvtxFilter), so a caller that filters for a
   // while can restore it with SetNvtxFilter; the default NvtxFilter when none is.
   const NvtxFilter& ActiveFilter() const { return filter_; }
+  bool filtered() const { return filter_active_; }
+
+  // Whether no CUDA API call of the file repeats an earlier call's correlation id in its process,
+  // as CheckReportData (data_check.h) found on the unfiltered file; nullopt until it ran. With
+  // true the analyses join GPU work to the runtime table directly instead of first keeping one
+  // call per id (a sort of every API row, ~2 s per query at 1 M calls).
+  std::optional<bool> correlation_ids_unique() const { return correlation_ids_unique_; }
+  void set_correlation_ids_unique(bool unique) { correlation_ids_unique_ = unique; }
 
  private:
   ReportReader(Database db, std::string path) : db_(std::move(db)), path_(std::move(path)) {}
@@ -124,6 +132,7 @@ class ReportReader {
   std::map<std::string, std::string> views_;  // temp views now created: name -> CREATE
   NvtxFilter filter_;
   bool filter_active_ = false;
+  std::optional<bool> correlation_ids_unique_;
 };
 
 }  // namespace gsys::report

@@ -3,6 +3,13 @@
 -- Columns start, end, globalTid, globalPid (globalTid & ~0xFFFFFF), correlationId, nameId. A
 -- real report names one call per id and process; a damaged one can repeat an id, and joining
 -- every repeat with every GPU row of that id made the rules quadratic and inflated their counts.
+-- Where the data check found no repeat (unique_correlation), the table itself, without a sort.
+{{#unique_correlation}}
+(SELECT r.start, r.end, r.globalTid, r.globalTid & ~0xFFFFFF AS globalPid, r.correlationId,
+        r.nameId
+ FROM main.CUPTI_ACTIVITY_KIND_RUNTIME AS r WHERE r.correlationId IS NOT NULL)
+{{/unique_correlation}}
+{{^unique_correlation}}
 (SELECT start, end, globalTid, globalPid, correlationId, nameId FROM (
    SELECT r.start, r.end, r.globalTid, r.globalTid & ~0xFFFFFF AS globalPid, r.correlationId,
           r.nameId,
@@ -10,3 +17,4 @@
                              ORDER BY r.start, r.end, r.globalTid) AS nth
    FROM main.CUPTI_ACTIVITY_KIND_RUNTIME AS r WHERE r.correlationId IS NOT NULL)
  WHERE nth = 1)
+{{/unique_correlation}}

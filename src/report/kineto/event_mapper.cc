@@ -218,8 +218,9 @@ Status EventMapper::MapKernel(const TraceEvent& e) {
   max_rel_ = std::max(max_rel_, end);
   auto it = kernel_names_.find(e.name);
   if (it == kernel_names_.end()) {
-    GSYS_ASSIGN_OR_RETURN(int64_t full, Intern(e.name));
-    GSYS_ASSIGN_OR_RETURN(int64_t short_id, Intern(KernelShortName(e.name)));
+    std::string name = NsysKernelName(e.name);
+    GSYS_ASSIGN_OR_RETURN(int64_t full, Intern(name));
+    GSYS_ASSIGN_OR_RETURN(int64_t short_id, Intern(KernelShortName(name)));
     it = kernel_names_.emplace(e.name, std::make_pair(full, short_id)).first;
   }
   const EventArgs& a = e.args;

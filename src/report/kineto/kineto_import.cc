@@ -79,6 +79,7 @@ Status WriteSessionFacts(ReportWriter& w, const EventMapper& m, const KinetoImpo
   GSYS_RETURN_IF_ERROR(st.BindInt(4, m.origin_ns()));
   GSYS_RETURN_IF_ERROR(st.Step().status());
   (*meta)["source"] = "kineto";
+  (*meta)["tool_version"] = GSYS_VERSION " (torch.profiler trace)";
   (*meta)["kineto_trace"] = o.trace_path;
   if (utc != 0) (*meta)["session_start_utc_ns"] = std::to_string(utc);
   for (const auto& [key, value] : m.top_scalars()) {

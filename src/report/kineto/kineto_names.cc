@@ -125,6 +125,19 @@ int64_t ParseSyncKind(std::string_view kind) {
   return 0;
 }
 
+std::string NsysKernelName(std::string_view name) {
+  constexpr std::string_view kAnon = "(anonymous namespace)";
+  std::string out;
+  out.reserve(name.size());
+  size_t at = 0;
+  for (size_t hit; (hit = name.find(kAnon, at)) != std::string_view::npos; at = hit + kAnon.size()) {
+    out.append(name.substr(at, hit - at));
+    out.append("<unnamed>");
+  }
+  out.append(name.substr(at));
+  return out;
+}
+
 std::optional<int64_t> DtypeSize(std::string_view dtype) {
   struct Entry {
     std::string_view name;

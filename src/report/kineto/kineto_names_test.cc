@@ -31,6 +31,12 @@ TEST(KinetoNames, MemcpyNames) {
   EXPECT_EQ(ParseMemsetKind("Memset"), 7);
 }
 
+TEST(KinetoNames, KernelNamesSpellAnonymousNamespacesAsNsys) {
+  EXPECT_EQ(NsysKernelName("void a::(anonymous namespace)::k<b::(anonymous namespace)::c>(int)"),
+            "void a::<unnamed>::k<b::<unnamed>::c>(int)");
+  EXPECT_EQ(NsysKernelName("plain"), "plain");
+}
+
 TEST(KinetoNames, SyncAndDtypes) {
   EXPECT_EQ(ParseSyncKind("Stream Sync"), 3);
   EXPECT_EQ(ParseSyncKind("Event Sync"), 1);

@@ -13,6 +13,17 @@ namespace {
 
 constexpr size_t kChunk = 256 * 1024;
 
+// zlib's message without the "<fd:3>: " it prefixes for a gzdopen'ed file.
+std::string GzMessage(gzFile gz) {
+  int code = 0;
+  const char* msg = gzerror(gz, &code);
+  std::string text = msg != nullptr && *msg != '\0' ? msg : "read error";
+  if (text.rfind("<fd:", 0) == 0 && text.find(": ") != std::string::npos) {
+    text = text.substr(text.find(": ") + 2);
+  }
+  return "gzip data is damaged: " + text;
+}
+
 }  // namespace
 
 Result<std::unique_ptr<TraceInput>> TraceInput::Open(const std::string& path) {
@@ -62,19 +73,15 @@ void TraceInput::Refill() {
   if (gz_ == nullptr || !error_.empty()) return;
   int n = gzread(gz_, buf_.get(), static_cast<unsigned>(kChunk));
   if (n < 0) {
-    int code = 0;
-    const char* msg = gzerror(gz_, &code);
-    error_ = std::string("gzip data is damaged: ") + (msg ? msg : "read error");
+    error_ = GzMessage(gz_);
     return;
   }
   len_ = static_cast<size_t>(n);
   if (n == 0 && compressed_) {
     // gzread returns 0 both at a clean end and at a cut stream: only gzerror tells.
     int code = 0;
-    const char* msg = gzerror(gz_, &code);
-    if (code != Z_OK && code != Z_STREAM_END) {
-      error_ = std::string("gzip data is damaged: ") + (msg ? msg : "read error");
-    }
+    gzerror(gz_, &code);
+    if (code != Z_OK && code != Z_STREAM_END) error_ = GzMessage(gz_);
   }
 }
 

@@ -21,28 +21,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Wraps TraceInput to update the progress bar every chunk without a per-byte cost.
-class ProgressStream {
- public:
-  using Ch = char;
-  ProgressStream(TraceInput* in, Progress* progress) : in_(in), progress_(progress) {}
-  Ch Peek() const { return in_->Peek(); }
-  Ch Take() {
-    if ((++count_ & 0xFFFFF) == 0) progress_->Update(in_->file_offset());
-    return in_->Take();
-  }
-  size_t Tell() const { return in_->Tell(); }
-  Ch* PutBegin() { return nullptr; }
-  void Put(Ch) {}
-  void Flush() {}
-  size_t PutEnd(Ch*) { return 0; }
-
- private:
-  TraceInput* in_;
-  Progress* progress_;
-  uint64_t count_ = 0;
-};
-
 std::string FormatTime(int64_t utc_ns, bool local) {
   time_t secs = static_cast<time_t>(utc_ns / 1000000000);
   struct tm tm {};
@@ -163,12 +141,12 @@ Result<KinetoImportSummary> ImportKinetoTrace(const KinetoImportOptions& options
   GSYS_RETURN_IF_ERROR(mapper.Begin());
   TraceHandler handler(&mapper);
   Progress progress(options.progress, options.output_path, in->file_size());
-  ProgressStream stream(in.get(), &progress);
+  in->set_on_chunk([&progress](uint64_t offset) { progress.Update(offset); });
   rapidjson::Reader reader;
   // Iterative: the parser's own stack is on the heap, so deep nesting cannot overflow ours.
   constexpr unsigned kFlags = rapidjson::kParseNumbersAsStringsFlag |
                               rapidjson::kParseIterativeFlag | rapidjson::kParseNanAndInfFlag;
-  rapidjson::ParseResult result = reader.Parse<kFlags>(stream, handler);
+  rapidjson::ParseResult result = reader.Parse<kFlags>(*in, handler);
   if (!mapper.status().ok()) return mapper.status();
   if (result.IsError() || !in->error().empty()) {
     return Error(StatusCode::kBadInput,

@@ -77,6 +77,7 @@ void TraceInput::Refill() {
     return;
   }
   len_ = static_cast<size_t>(n);
+  if (on_chunk_) on_chunk_(file_offset());
   if (n == 0 && compressed_) {
     // gzread returns 0 both at a clean end and at a cut stream: only gzerror tells.
     int code = 0;

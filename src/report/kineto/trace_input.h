@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -46,6 +47,8 @@ class TraceInput {
   bool compressed() const { return compressed_; }
   // Non-empty when reading stopped on damage ("gzip data is damaged: ...").
   const std::string& error() const { return error_; }
+  // Called with file_offset() after each chunk is read (the progress bar): no per-byte cost.
+  void set_on_chunk(std::function<void(uint64_t)> f) { on_chunk_ = std::move(f); }
 
  private:
   TraceInput() = default;
@@ -58,6 +61,7 @@ class TraceInput {
   uint64_t file_size_ = 0;
   bool compressed_ = false;
   std::string error_;
+  std::function<void(uint64_t)> on_chunk_;
 };
 
 }  // namespace gsys::report::kineto

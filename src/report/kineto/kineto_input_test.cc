@@ -34,7 +34,9 @@ TEST(ReadableReport, TracesBecomePrivateTemporaryReports) {
   auto again = ReadableReport(trace, "stats");
   ASSERT_TRUE(again.ok());
   EXPECT_EQ(*again, *path);
-  EXPECT_EQ(*ReadableReport("x.gsys-rep", "stats"), "x.gsys-rep");
+  auto plain = ReadableReport("x.gsys-rep", "stats");
+  ASSERT_TRUE(plain.ok());
+  EXPECT_EQ(*plain, "x.gsys-rep");
   std::ofstream(dir / "bad.json") << "{";
   auto bad = ReadableReport((dir / "bad.json").string(), "stats");
   ASSERT_FALSE(bad.ok());

@@ -19,6 +19,8 @@ import signal
 import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+from sanitizer_runtime import run_once_more_on_tracer_crash  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -132,8 +134,21 @@ def run(prefix, extra_env, argv, preexec, tmp, tag):
         os.makedirs(os.path.join(tmp, d), exist_ok=True)
     file = os.path.join(tmp, "written-" + tag)
     argv = [file if a == "@FILE" else a for a in argv]
-    p = subprocess.run(prefix + argv, env=env, cwd=tmp, preexec_fn=preexec,
-                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=240)
+
+    def remove_outputs():  # what a run leaves that the next one would refuse or read
+        outputs = [prefix[i + 1] + ".gsys-rep" for i, a in enumerate(prefix) if a == "-o"]
+        outputs.append(file)
+        if extra_env.get("GSYS_PROFILE_OUTPUT", "").endswith("/"):
+            d = extra_env["GSYS_PROFILE_OUTPUT"]
+            outputs += [os.path.join(d, n) for n in os.listdir(d)]
+        for path in outputs:
+            if os.path.isfile(path):
+                os.unlink(path)
+
+    p = run_once_more_on_tracer_crash(
+        lambda: subprocess.run(prefix + argv, env=env, cwd=tmp, preexec_fn=preexec,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=240),
+        before_retry=remove_outputs, what=" ".join(prefix[:2]) or "the bare run")
     written = b""
     if "@FILE" in argv or file in argv:
         for _ in range(100):  # a daemon finishes after its parent

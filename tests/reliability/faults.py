@@ -18,6 +18,7 @@ import tempfile
 import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
 import report_db  # noqa: E402  (tests/lib: absent tables read as empty)
+from sanitizer_runtime import run_once_more_on_tracer_crash  # noqa: E402
 
 ARGS = None
 TMP = None
@@ -79,8 +80,15 @@ def bare(cmd, env=None):
 
 def profile(cmd, *opts, env=None, output="r", timeout=60):
     out = os.path.join(TMP, output)
-    p = subprocess.run([gsys(), "profile", "-o", out] + list(opts) + cmd, capture_output=True,
-                       text=True, env=env, timeout=timeout)
+
+    def remove_report():
+        if os.path.exists(out + ".gsys-rep"):
+            os.unlink(out + ".gsys-rep")
+
+    p = run_once_more_on_tracer_crash(
+        lambda: subprocess.run([gsys(), "profile", "-o", out] + list(opts) + cmd,
+                               capture_output=True, text=True, env=env, timeout=timeout),
+        before_retry=remove_report, what="gsys profile")
     return p, out + ".gsys-rep"
 
 

@@ -62,7 +62,8 @@ uint32_t EventMapper::Tid(uint32_t pid, const TrackId& tid) {
   tid_map_.emplace(std::make_pair(pid, key), mapped);
   ++stats_.tids_renumbered;
   if (!thread_names_.count({pid, mapped})) {
-    thread_names_[{pid, mapped}] = "thread " + (tid.numeric ? std::to_string(tid.number) : tid.text);
+    thread_names_[{pid, mapped}] =
+        "thread " + (tid.numeric ? std::to_string(tid.number) : tid.text);
   }
   return mapped;
 }
@@ -125,20 +126,32 @@ Status EventMapper::Map(const TraceEvent& e) {
     return OkStatus();
   }
   switch (c) {
-    case EventClass::kCpuOp: ++stats_.cpu_ops; return MapCpuRange(e, NvtxCategoryOf(c));
+    case EventClass::kCpuOp:
+      ++stats_.cpu_ops;
+      return MapCpuRange(e, NvtxCategoryOf(c));
     case EventClass::kUserAnnotation:
       ++stats_.annotations;
       return MapCpuRange(e, NvtxCategoryOf(c));
     case EventClass::kPythonFunction:
       ++stats_.python_functions;
       return MapCpuRange(e, NvtxCategoryOf(c));
-    case EventClass::kRuntime: ++stats_.runtime; return MapRuntime(e, 0);
-    case EventClass::kDriver: ++stats_.driver; return MapRuntime(e, 1);
-    case EventClass::kKernel: return MapKernel(e);
-    case EventClass::kMemcpy: return MapMemcpy(e);
-    case EventClass::kMemset: return MapMemset(e);
-    case EventClass::kSync: return MapSync(e);
-    default: Unmapped(e); return OkStatus();
+    case EventClass::kRuntime:
+      ++stats_.runtime;
+      return MapRuntime(e, 0);
+    case EventClass::kDriver:
+      ++stats_.driver;
+      return MapRuntime(e, 1);
+    case EventClass::kKernel:
+      return MapKernel(e);
+    case EventClass::kMemcpy:
+      return MapMemcpy(e);
+    case EventClass::kMemset:
+      return MapMemset(e);
+    case EventClass::kSync:
+      return MapSync(e);
+    default:
+      Unmapped(e);
+      return OkStatus();
   }
 }
 
@@ -188,8 +201,8 @@ Status EventMapper::MapRuntime(const TraceEvent& e, int64_t event_class) {
   max_rel_ = std::max(max_rel_, end);
   GSYS_ASSIGN_OR_RETURN(int64_t name_id, Intern(e.name));
   if (e.args.correlation) api_correlations_.insert(*e.args.correlation);
-  return tables_.Runtime({start, end, event_class, GlobalTid(pid, tid), e.args.correlation,
-                          name_id, 0});
+  return tables_.Runtime(
+      {start, end, event_class, GlobalTid(pid, tid), e.args.correlation, name_id, 0});
 }
 
 int64_t EventMapper::GpuDevice(const TraceEvent& e) const {
@@ -225,12 +238,27 @@ Status EventMapper::MapKernel(const TraceEvent& e) {
   }
   const EventArgs& a = e.args;
   auto dim = [](const int64_t* v, int n, int i) { return i < n ? v[i] : (n > 0 ? 1 : 0); };
-  GSYS_RETURN_IF_ERROR(tables_.Kernel(
-      {start, end, device, a.context.value_or(0), GpuStream(e), a.correlation, MainGlobalPid(),
-       it->second.first, it->second.second, a.registers.value_or(0), dim(a.grid, a.grid_n, 0),
-       dim(a.grid, a.grid_n, 1), dim(a.grid, a.grid_n, 2), dim(a.block, a.block_n, 0),
-       dim(a.block, a.block_n, 1), dim(a.block, a.block_n, 2), a.shared_mem.value_or(0), 0, 0, 0,
-       0}));
+  GSYS_RETURN_IF_ERROR(tables_.Kernel({start,
+                                       end,
+                                       device,
+                                       a.context.value_or(0),
+                                       GpuStream(e),
+                                       a.correlation,
+                                       MainGlobalPid(),
+                                       it->second.first,
+                                       it->second.second,
+                                       a.registers.value_or(0),
+                                       dim(a.grid, a.grid_n, 0),
+                                       dim(a.grid, a.grid_n, 1),
+                                       dim(a.grid, a.grid_n, 2),
+                                       dim(a.block, a.block_n, 0),
+                                       dim(a.block, a.block_n, 1),
+                                       dim(a.block, a.block_n, 2),
+                                       a.shared_mem.value_or(0),
+                                       0,
+                                       0,
+                                       0,
+                                       0}));
   if (a.collective.present()) return MapCollective(e, true, start, end, std::nullopt);
   return OkStatus();
 }
@@ -244,8 +272,8 @@ Status EventMapper::MapMemcpy(const TraceEvent& e) {
   max_rel_ = std::max(max_rel_, end);
   CopyKinds k = ParseMemcpyName(e.name, e.args.copy_kind);
   return tables_.Memcpy({start, end, device, e.args.context.value_or(0), GpuStream(e),
-                         e.args.correlation, MainGlobalPid(), e.args.bytes.value_or(0),
-                         k.copy_kind, k.src_kind, k.dst_kind});
+                         e.args.correlation, MainGlobalPid(), e.args.bytes.value_or(0), k.copy_kind,
+                         k.src_kind, k.dst_kind});
 }
 
 Status EventMapper::MapMemset(const TraceEvent& e) {

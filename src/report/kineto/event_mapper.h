@@ -34,11 +34,10 @@
 namespace gsys::report::kineto {
 
 struct MapperStats {
-  uint64_t cpu_ops = 0, annotations = 0, python_functions = 0, runtime = 0, driver = 0,
-           kernels = 0, memcpys = 0, memsets = 0, syncs = 0, collectives = 0, events = 0,
-           processes = 0;
-  uint64_t unmapped = 0, malformed = 0, tids_renumbered = 0, pids_renumbered = 0,
-           gpu_unmatched = 0, strings_truncated = 0;
+  uint64_t cpu_ops = 0, annotations = 0, python_functions = 0, runtime = 0, driver = 0, kernels = 0,
+           memcpys = 0, memsets = 0, syncs = 0, collectives = 0, events = 0, processes = 0;
+  uint64_t unmapped = 0, malformed = 0, tids_renumbered = 0, pids_renumbered = 0, gpu_unmatched = 0,
+           strings_truncated = 0;
   std::map<std::string, uint64_t> unmapped_by_kind;  // "gpu_user_annotation", "ph i", ...
 };
 
@@ -49,7 +48,10 @@ class EventMapper : public TraceSink {
 
   bool OnEvent(const TraceEvent& e) override;
   void OnDevice(const DeviceProperties& d) override { devices_.push_back(d); }
-  void OnDistributed(const DistributedInfo& d) override { dist_ = d; has_dist_ = true; }
+  void OnDistributed(const DistributedInfo& d) override {
+    dist_ = d;
+    has_dist_ = true;
+  }
   void OnTopScalar(const std::string& key, const std::string& value) override;
 
   // After the parse: the time shift, processes, threads, GPUs, streams, NVTX categories,

@@ -13,20 +13,23 @@ namespace gsys::report::kineto {
 namespace {
 
 constexpr int64_t kNvtxCategory = 33;  // ENUM_NSYS_EVENT_TYPE NvtxCategory
-constexpr const char* kTimedTables[] = {
-    "NVTX_EVENTS", "CUPTI_ACTIVITY_KIND_RUNTIME", "CUPTI_ACTIVITY_KIND_KERNEL",
-    "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET",
-    "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", "GSYS_COLLECTIVES"};
-constexpr const char* kGpuTables[] = {
-    "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET",
-    "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", "GSYS_COLLECTIVES"};
+constexpr const char* kTimedTables[] = {"NVTX_EVENTS",
+                                        "CUPTI_ACTIVITY_KIND_RUNTIME",
+                                        "CUPTI_ACTIVITY_KIND_KERNEL",
+                                        "CUPTI_ACTIVITY_KIND_MEMCPY",
+                                        "CUPTI_ACTIVITY_KIND_MEMSET",
+                                        "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
+                                        "GSYS_COLLECTIVES"};
+constexpr const char* kGpuTables[] = {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
+                                      "CUPTI_ACTIVITY_KIND_MEMSET",
+                                      "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", "GSYS_COLLECTIVES"};
 
 Status AddDiagnostic(Database& db, const char* name, const char* severity, uint64_t value,
                      const std::string& help) {
   if (value == 0) return OkStatus();
   return db.Exec("INSERT INTO GSYS_DIAGNOSTICS (name, severity, value, help) VALUES (" +
-                 QuoteLiteral(name) + "," + QuoteLiteral(severity) + "," +
-                 std::to_string(value) + "," + QuoteLiteral(help) +
+                 QuoteLiteral(name) + "," + QuoteLiteral(severity) + "," + std::to_string(value) +
+                 "," + QuoteLiteral(help) +
                  ") ON CONFLICT(name) DO UPDATE SET value = value + excluded.value");
 }
 
@@ -58,10 +61,9 @@ Status EventMapper::ShiftTimes() {
   if (null_gpu_pid_ && main_pid_) {
     std::string gpid = std::to_string(GlobalPid(*main_pid_));
     for (const char* t : kGpuTables) {
-      GSYS_RETURN_IF_ERROR(db.Exec(std::string("UPDATE ") + t + " SET globalPid = " + gpid +
-                                   " WHERE globalPid IS NULL" +
-                                   (std::string(t) == "GSYS_COLLECTIVES" ? " AND source = 'kernel'"
-                                                                         : "")));
+      GSYS_RETURN_IF_ERROR(db.Exec(
+          std::string("UPDATE ") + t + " SET globalPid = " + gpid + " WHERE globalPid IS NULL" +
+          (std::string(t) == "GSYS_COLLECTIVES" ? " AND source = 'kernel'" : "")));
     }
   }
   return OkStatus();
@@ -130,11 +132,21 @@ Status EventMapper::WriteGpus() {
     GSYS_RETURN_IF_ERROR(gpu.BindInt(i++, kGlobalVid >> 48));
     GSYS_RETURN_IF_ERROR(gpu.BindInt(i++, id));
     GSYS_RETURN_IF_ERROR(d.name.empty() ? gpu.BindNull(i++) : gpu.BindText(i++, d.name));
-    Opt values[] = {get("totalGlobalMem"), get("numSms"), Opt(id), get("regsPerBlock"),
-                    get("sharedMemPerBlock"), get("sharedMemPerBlockOptin"),
-                    get("sharedMemPerMultiprocessor"), get("regsPerMultiprocessor"), warp,
-                    warps_sm, get("maxThreadsPerBlock"), get("computeMajor"),
-                    get("computeMinor"), get("computeMajor"), get("computeMinor")};
+    Opt values[] = {get("totalGlobalMem"),
+                    get("numSms"),
+                    Opt(id),
+                    get("regsPerBlock"),
+                    get("sharedMemPerBlock"),
+                    get("sharedMemPerBlockOptin"),
+                    get("sharedMemPerMultiprocessor"),
+                    get("regsPerMultiprocessor"),
+                    warp,
+                    warps_sm,
+                    get("maxThreadsPerBlock"),
+                    get("computeMajor"),
+                    get("computeMinor"),
+                    get("computeMajor"),
+                    get("computeMinor")};
     for (const Opt& v : values) GSYS_RETURN_IF_ERROR(v ? gpu.BindInt(i++, *v) : gpu.BindNull(i++));
     GSYS_RETURN_IF_ERROR(gpu.Step().status());
     return gpu.Reset();
@@ -149,9 +161,9 @@ Status EventMapper::WriteGpus() {
     d.id = id;
     GSYS_RETURN_IF_ERROR(write(d));
   }
-  GSYS_ASSIGN_OR_RETURN(
-      Statement st, db.Prepare("INSERT INTO TARGET_INFO_CUDA_STREAM (streamId, hwId, vmId, "
-                               "processId, contextId, priority, flag) VALUES (?,0,?,?,?,0,0)"));
+  GSYS_ASSIGN_OR_RETURN(Statement st,
+                        db.Prepare("INSERT INTO TARGET_INFO_CUDA_STREAM (streamId, hwId, vmId, "
+                                   "processId, contextId, priority, flag) VALUES (?,0,?,?,?,0,0)"));
   for (const auto& [device, context, stream] : streams_) {
     (void)device;
     GSYS_RETURN_IF_ERROR(st.BindInt(1, stream));
@@ -172,15 +184,15 @@ Status EventMapper::WriteDiagnostics() {
   }
   GSYS_RETURN_IF_ERROR(AddDiagnostic(
       db, "kineto_unmapped_events", "data_loss", stats_.unmapped,
-      "Kineto trace events that have no table in the report, not imported (by category: " +
-          kinds + ")"));
+      "Kineto trace events that have no table in the report, not imported (by category: " + kinds +
+          ")"));
   GSYS_RETURN_IF_ERROR(AddDiagnostic(
       db, "kineto_malformed_events", "data_loss", stats_.malformed,
       "Kineto trace events without a usable ts, pid or name, or with a field of the wrong type; "
       "not imported"));
-  GSYS_RETURN_IF_ERROR(AddDiagnostic(
-      db, "kineto_strings_truncated", "data_loss", stats_.strings_truncated,
-      "Strings of the trace longer than 1 MiB, kept as their first 1 MiB"));
+  GSYS_RETURN_IF_ERROR(
+      AddDiagnostic(db, "kineto_strings_truncated", "data_loss", stats_.strings_truncated,
+                    "Strings of the trace longer than 1 MiB, kept as their first 1 MiB"));
   GSYS_RETURN_IF_ERROR(AddDiagnostic(
       db, "kineto_renumbered_threads", "info", stats_.tids_renumbered,
       "Thread ids outside the 24 bits of a GlobalId (or named by a string), given numbers "

@@ -48,9 +48,9 @@ Status WriteSessionFacts(ReportWriter& w, const EventMapper& m, const KinetoImpo
                          format::SessionMeta* meta) {
   Database& db = w.db();
   int64_t utc = m.utc_start_ns();
-  GSYS_ASSIGN_OR_RETURN(
-      Statement st, db.Prepare("INSERT INTO TARGET_INFO_SESSION_START_TIME(utcEpochNs, utcTime,"
-                               " localTime, systemClockNs) VALUES(?,?,?,?)"));
+  GSYS_ASSIGN_OR_RETURN(Statement st,
+                        db.Prepare("INSERT INTO TARGET_INFO_SESSION_START_TIME(utcEpochNs, utcTime,"
+                                   " localTime, systemClockNs) VALUES(?,?,?,?)"));
   GSYS_RETURN_IF_ERROR(utc != 0 ? st.BindInt(1, utc) : st.BindNull(1));
   GSYS_RETURN_IF_ERROR(utc != 0 ? st.BindText(2, FormatTime(utc, false)) : st.BindNull(2));
   GSYS_RETURN_IF_ERROR(utc != 0 ? st.BindText(3, FormatTime(utc, true)) : st.BindNull(3));
@@ -72,8 +72,8 @@ Status WriteSessionFacts(ReportWriter& w, const EventMapper& m, const KinetoImpo
     }
     if (d->world_size) {
       (*meta)["kineto_world_size"] = std::to_string(*d->world_size);
-      values += (values.empty() ? "" : ",") + std::string("WORLD_SIZE=") +
-                std::to_string(*d->world_size);
+      values +=
+          (values.empty() ? "" : ",") + std::string("WORLD_SIZE=") + std::to_string(*d->world_size);
     }
     if (!values.empty()) (*meta)["output_values"] = values;
     if (!d->backend.empty()) (*meta)["kineto_backend"] = d->backend;
@@ -149,9 +149,8 @@ Result<KinetoImportSummary> ImportKinetoTrace(const KinetoImportOptions& options
   rapidjson::ParseResult result = reader.Parse<kFlags>(*in, handler);
   if (!mapper.status().ok()) return mapper.status();
   if (result.IsError() || !in->error().empty()) {
-    return Error(StatusCode::kBadInput,
-                 "import: '" + path + "' is not a readable Kineto trace: " +
-                     ParseErrorText(result, *in, handler));
+    return Error(StatusCode::kBadInput, "import: '" + path + "' is not a readable Kineto trace: " +
+                                            ParseErrorText(result, *in, handler));
   }
   if (!handler.saw_trace_events() ||
       (mapper.stats().events == 0 && handler.non_object_events() > 0)) {

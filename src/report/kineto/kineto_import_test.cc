@@ -87,27 +87,32 @@ TEST_F(KinetoImport, MapsEventsToNsysTables) {
   EXPECT_EQ(Query("SELECT registersPerThread FROM CUPTI_ACTIVITY_KIND_KERNEL"), 32);
   EXPECT_EQ(Query("SELECT staticSharedMemory FROM CUPTI_ACTIVITY_KIND_KERNEL"), 128);
   EXPECT_EQ(Query("SELECT count(*) FROM StringIds s JOIN CUPTI_ACTIVITY_KIND_KERNEL k ON "
-                  "s.id = k.shortName WHERE s.value = 'k'"), 1);
+                  "s.id = k.shortName WHERE s.value = 'k'"),
+            1);
   // The launch joins its kernel on correlationId and process.
   EXPECT_EQ(Query("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN "
                   "CUPTI_ACTIVITY_KIND_KERNEL k ON k.correlationId = r.correlationId AND "
-                  "k.globalPid = (r.globalTid & ~16777215)"), 1);
+                  "k.globalPid = (r.globalTid & ~16777215)"),
+            1);
   EXPECT_EQ(Query("SELECT count(*) FROM NVTX_EVENTS WHERE eventType = 59 AND category = 1"), 2);
   EXPECT_EQ(Query("SELECT start FROM NVTX_EVENTS WHERE eventType = 59 ORDER BY start LIMIT 1"),
             10500);
   EXPECT_EQ(Query("SELECT bytes FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE copyKind = 2 AND "
-                  "srcKind = 2 AND dstKind = 0"), 4096);
+                  "srcKind = 2 AND dstKind = 0"),
+            4096);
   EXPECT_EQ(Query("SELECT inBytes FROM GSYS_COLLECTIVES WHERE collective = 'allreduce'"), 200);
   EXPECT_EQ(Query("SELECT smCount FROM TARGET_INFO_GPU WHERE id = 0"), 10);
   EXPECT_EQ(Query("SELECT value FROM GSYS_DIAGNOSTICS WHERE name = 'kineto_unmapped_events'"), 1);
   // The copy's correlation id 9 has no launch in the trace.
   EXPECT_EQ(Query("SELECT value FROM GSYS_DIAGNOSTICS WHERE name = "
-                  "'kineto_unmatched_gpu_records'"), 1);
+                  "'kineto_unmatched_gpu_records'"),
+            1);
   EXPECT_EQ(Query("SELECT CAST(value AS INTEGER) FROM GSYS_META WHERE name = 'kineto_rank'"), 3);
   EXPECT_EQ(Query("SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME"),
             1000000000000000000 + 90000);
   EXPECT_EQ(Query("SELECT count(*) FROM ThreadNames t JOIN StringIds s ON s.id = t.nameId "
-                  "WHERE s.value = 'main'"), 1);
+                  "WHERE s.value = 'main'"),
+            1);
 }
 
 TEST_F(KinetoImport, ReadsGzipLikePlainJson) {

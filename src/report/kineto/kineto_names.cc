@@ -19,12 +19,11 @@ bool EqualsNoCase(std::string_view a, std::string_view b) {
 }
 
 // ENUM_CUDA_MEMCPY_OPER labels as export/timeline writes them (the inverse of its table).
-constexpr std::string_view kCopyNames[] = {"Unknown", "HtoD", "DtoH", "HtoA", "AtoH",
-                                           "AtoA",    "AtoD", "DtoA", "DtoD", "HtoH",
-                                           "PtoP",    "Unified HtoD", "Unified DtoH",
-                                           "Unified DtoD"};
-constexpr std::string_view kMemNames[] = {"Pageable", "Pinned", "Device", "Array", "Managed",
-                                          "Device Static", "Managed Static", "Unknown"};
+constexpr std::string_view kCopyNames[] = {
+    "Unknown", "HtoD", "DtoH", "HtoA", "AtoH",         "AtoA",         "AtoD",
+    "DtoA",    "DtoD", "HtoH", "PtoP", "Unified HtoD", "Unified DtoH", "Unified DtoD"};
+constexpr std::string_view kMemNames[] = {"Pageable", "Pinned",        "Device",         "Array",
+                                          "Managed",  "Device Static", "Managed Static", "Unknown"};
 
 int64_t MemKind(std::string_view s) {
   while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
@@ -74,19 +73,27 @@ EventClass ClassifyCategory(std::string_view cat) {
 
 int64_t NvtxCategoryOf(EventClass c) {
   switch (c) {
-    case EventClass::kCpuOp: return 1;
-    case EventClass::kUserAnnotation: return 2;
-    case EventClass::kPythonFunction: return 3;
-    default: return 0;
+    case EventClass::kCpuOp:
+      return 1;
+    case EventClass::kUserAnnotation:
+      return 2;
+    case EventClass::kPythonFunction:
+      return 3;
+    default:
+      return 0;
   }
 }
 
 std::string_view NvtxCategoryName(int64_t category) {
   switch (category) {
-    case 1: return "cpu_op";
-    case 2: return "user_annotation";
-    case 3: return "python_function";
-    default: return "";
+    case 1:
+      return "cpu_op";
+    case 2:
+      return "user_annotation";
+    case 3:
+      return "python_function";
+    default:
+      return "";
   }
 }
 
@@ -130,7 +137,8 @@ std::string NsysKernelName(std::string_view name) {
   std::string out;
   out.reserve(name.size());
   size_t at = 0;
-  for (size_t hit; (hit = name.find(kAnon, at)) != std::string_view::npos; at = hit + kAnon.size()) {
+  for (size_t hit; (hit = name.find(kAnon, at)) != std::string_view::npos;
+       at = hit + kAnon.size()) {
     out.append(name.substr(at, hit - at));
     out.append("<unnamed>");
   }
@@ -144,12 +152,29 @@ std::optional<int64_t> DtypeSize(std::string_view dtype) {
     int64_t size;
   };
   static constexpr Entry kSizes[] = {
-      {"Byte", 1},         {"Char", 1},          {"Bool", 1},          {"QInt8", 1},
-      {"QUInt8", 1},       {"Float8_e5m2", 1},   {"Float8_e4m3fn", 1}, {"Float8_e5m2fnuz", 1},
-      {"Float8_e4m3fnuz", 1}, {"Short", 2},      {"Half", 2},          {"BFloat16", 2},
-      {"UInt16", 2},       {"Int", 4},           {"Float", 4},         {"QInt32", 4},
-      {"UInt32", 4},       {"ComplexHalf", 4},   {"Long", 8},          {"Double", 8},
-      {"UInt64", 8},       {"ComplexFloat", 8},  {"ComplexDouble", 16},
+      {"Byte", 1},
+      {"Char", 1},
+      {"Bool", 1},
+      {"QInt8", 1},
+      {"QUInt8", 1},
+      {"Float8_e5m2", 1},
+      {"Float8_e4m3fn", 1},
+      {"Float8_e5m2fnuz", 1},
+      {"Float8_e4m3fnuz", 1},
+      {"Short", 2},
+      {"Half", 2},
+      {"BFloat16", 2},
+      {"UInt16", 2},
+      {"Int", 4},
+      {"Float", 4},
+      {"QInt32", 4},
+      {"UInt32", 4},
+      {"ComplexHalf", 4},
+      {"Long", 8},
+      {"Double", 8},
+      {"UInt64", 8},
+      {"ComplexFloat", 8},
+      {"ComplexDouble", 16},
   };
   for (const Entry& e : kSizes) {
     if (dtype == e.name) return e.size;

@@ -12,17 +12,17 @@
 namespace gsys::report::kineto {
 
 enum class EventClass {
-  kCpuOp,            // cpu_op (Operator in older traces)
-  kUserAnnotation,   // user_annotation (record_function)
-  kPythonFunction,   // python_function (with_stack)
-  kRuntime,          // cuda_runtime
-  kDriver,           // cuda_driver
-  kKernel,           // kernel
-  kMemcpy,           // gpu_memcpy
-  kMemset,           // gpu_memset
-  kSync,             // cuda_sync
-  kTraceSpan,        // Trace: the profiler's own span
-  kOther,            // anything gsys has no table for
+  kCpuOp,           // cpu_op (Operator in older traces)
+  kUserAnnotation,  // user_annotation (record_function)
+  kPythonFunction,  // python_function (with_stack)
+  kRuntime,         // cuda_runtime
+  kDriver,          // cuda_driver
+  kKernel,          // kernel
+  kMemcpy,          // gpu_memcpy
+  kMemset,          // gpu_memset
+  kSync,            // cuda_sync
+  kTraceSpan,       // Trace: the profiler's own span
+  kOther,           // anything gsys has no table for
 };
 
 // Case-insensitive, older names included (Kernel, Memcpy, Runtime, Operator).
@@ -33,7 +33,7 @@ int64_t NvtxCategoryOf(EventClass c);
 std::string_view NvtxCategoryName(int64_t category);
 
 struct CopyKinds {
-  int64_t copy_kind = 0;  // ENUM_CUDA_MEMCPY_OPER
+  int64_t copy_kind = 0;               // ENUM_CUDA_MEMCPY_OPER
   int64_t src_kind = 7, dst_kind = 7;  // ENUM_CUDA_MEM_KIND (7 unknown)
 };
 // "Memcpy HtoD (Pinned -> Device)"; `kind_arg` (ROCm's args.kind, "HtoD") when the name lacks it.

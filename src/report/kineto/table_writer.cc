@@ -56,7 +56,9 @@ Status TableWriter::Collective(const CollectiveRow& r) {
   Statement* s = collective_.get();
   int i = 1;
   auto opt = [&](const Opt& v) { return v ? s->BindInt(i++, *v) : s->BindNull(i++); };
-  auto text = [&](std::string_view v) { return v.empty() ? s->BindNull(i++) : s->BindText(i++, v); };
+  auto text = [&](std::string_view v) {
+    return v.empty() ? s->BindNull(i++) : s->BindText(i++, v);
+  };
   GSYS_RETURN_IF_ERROR(opt(r.start));
   GSYS_RETURN_IF_ERROR(opt(r.end));
   GSYS_RETURN_IF_ERROR(s->BindText(i++, r.source));

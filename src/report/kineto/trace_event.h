@@ -33,10 +33,10 @@ struct EventArgs {
       bytes, event_id, sort_index;
   int64_t grid[3] = {0, 0, 0}, block[3] = {0, 0, 0};
   int grid_n = 0, block_n = 0;
-  std::string sync_kind;   // cuda_sync_kind
-  std::string copy_kind;   // "kind" (ROCm traces: "HtoD")
-  std::string meta_name;   // M events: args.name
-  std::string labels;      // M events: args.labels
+  std::string sync_kind;  // cuda_sync_kind
+  std::string copy_kind;  // "kind" (ROCm traces: "HtoD")
+  std::string meta_name;  // M events: args.name
+  std::string labels;     // M events: args.labels
   CollectiveArgs collective;
 };
 

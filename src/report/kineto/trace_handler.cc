@@ -9,9 +9,31 @@ namespace gsys::report::kineto {
 namespace {
 
 enum class ArgKey {
-  kExternalId, kCorrelation, kDevice, kContext, kStream, kRegisters, kSharedMem, kBytes,
-  kEventId, kSyncKind, kCopyKind, kName, kLabels, kSortIndex, kCollective, kDtype, kInNelems,
-  kOutNelems, kGroupSize, kInSplit, kOutSplit, kPgName, kPgDesc, kPgRanks, kRankStart,
+  kExternalId,
+  kCorrelation,
+  kDevice,
+  kContext,
+  kStream,
+  kRegisters,
+  kSharedMem,
+  kBytes,
+  kEventId,
+  kSyncKind,
+  kCopyKind,
+  kName,
+  kLabels,
+  kSortIndex,
+  kCollective,
+  kDtype,
+  kInNelems,
+  kOutNelems,
+  kGroupSize,
+  kInSplit,
+  kOutSplit,
+  kPgName,
+  kPgDesc,
+  kPgRanks,
+  kRankStart,
   kRankStride
 };
 
@@ -108,7 +130,8 @@ bool TraceHandler::Open(bool object) {
         device_ = DeviceProperties();
       }
       break;
-    default: break;
+    default:
+      break;
   }
   if (child == Ctx::kEvents) saw_trace_events_ = true;
   if (child == Ctx::kDist) dist_ = DistributedInfo();
@@ -125,14 +148,20 @@ bool TraceHandler::Close() {
   Ctx ctx = stack_.back().ctx;
   stack_.pop_back();
   switch (ctx) {
-    case Ctx::kEvent: return sink_->OnEvent(event_);
+    case Ctx::kEvent:
+      return sink_->OnEvent(event_);
     case Ctx::kArgDims:
       if (dims_target_ == 1) event_.args.grid_n = dims_n_;
       if (dims_target_ == 2) event_.args.block_n = dims_n_;
       return true;
-    case Ctx::kDevice: sink_->OnDevice(device_); return true;
-    case Ctx::kDist: sink_->OnDistributed(dist_); return true;
-    default: return true;
+    case Ctx::kDevice:
+      sink_->OnDevice(device_);
+      return true;
+    case Ctx::kDist:
+      sink_->OnDistributed(dist_);
+      return true;
+    default:
+      return true;
   }
 }
 
@@ -147,9 +176,15 @@ bool TraceHandler::Scalar(Value type, std::string_view text) {
         sink_->OnTopScalar(key_, Bounded(text.substr(0, 4096)));
       }
       return true;
-    case Ctx::kEvents: ++non_object_events_; return true;
-    case Ctx::kEvent: EventField(type, text); return true;
-    case Ctx::kArgs: ArgField(type, text); return true;
+    case Ctx::kEvents:
+      ++non_object_events_;
+      return true;
+    case Ctx::kEvent:
+      EventField(type, text);
+      return true;
+    case Ctx::kArgs:
+      ArgField(type, text);
+      return true;
     case Ctx::kArgDims: {
       auto v = type == Value::kNumber ? IntOf(text) : std::nullopt;
       if (dims_n_ < 3 && v) {
@@ -181,7 +216,8 @@ bool TraceHandler::Scalar(Value type, std::string_view text) {
         if (key_ == "nccl_version") dist_.nccl_version = Bounded(text.substr(0, 256));
       }
       return true;
-    default: return true;
+    default:
+      return true;
   }
 }
 
@@ -244,32 +280,84 @@ void TraceHandler::ArgField(Value type, std::string_view text) {
   std::optional<int64_t> v = num ? IntOf(text) : std::nullopt;
   auto str = [&]() { return Bounded(text.substr(0, 65536)); };
   switch (it->second) {
-    case ArgKey::kExternalId: a.external_id = v; break;
-    case ArgKey::kCorrelation: a.correlation = v; break;
-    case ArgKey::kDevice: a.device = v; break;
-    case ArgKey::kContext: a.context = v; break;
-    case ArgKey::kStream: a.stream = v; break;
-    case ArgKey::kRegisters: a.registers = v; break;
-    case ArgKey::kSharedMem: a.shared_mem = v; break;
-    case ArgKey::kBytes: a.bytes = v; break;
-    case ArgKey::kEventId: a.event_id = v; break;
-    case ArgKey::kSortIndex: a.sort_index = v; break;
-    case ArgKey::kSyncKind: if (type == Value::kString) a.sync_kind = str(); break;
-    case ArgKey::kCopyKind: if (type == Value::kString) a.copy_kind = str(); break;
-    case ArgKey::kName: if (type == Value::kString) a.meta_name = str(); break;
-    case ArgKey::kLabels: if (type == Value::kString) a.labels = str(); break;
-    case ArgKey::kCollective: if (type == Value::kString) c.name = str(); break;
-    case ArgKey::kDtype: if (type == Value::kString) c.dtype = str(); break;
-    case ArgKey::kInNelems: c.in_nelems = v; break;
-    case ArgKey::kOutNelems: c.out_nelems = v; break;
-    case ArgKey::kGroupSize: c.group_size = v; break;
-    case ArgKey::kRankStart: c.rank_start = v; break;
-    case ArgKey::kRankStride: c.rank_stride = v; break;
-    case ArgKey::kInSplit: if (num) c.in_split = str(); break;
-    case ArgKey::kOutSplit: if (num) c.out_split = str(); break;
-    case ArgKey::kPgName: if (num) c.pg_name = str(); break;
-    case ArgKey::kPgDesc: if (num) c.pg_desc = str(); break;
-    case ArgKey::kPgRanks: if (num) c.pg_ranks = str(); break;
+    case ArgKey::kExternalId:
+      a.external_id = v;
+      break;
+    case ArgKey::kCorrelation:
+      a.correlation = v;
+      break;
+    case ArgKey::kDevice:
+      a.device = v;
+      break;
+    case ArgKey::kContext:
+      a.context = v;
+      break;
+    case ArgKey::kStream:
+      a.stream = v;
+      break;
+    case ArgKey::kRegisters:
+      a.registers = v;
+      break;
+    case ArgKey::kSharedMem:
+      a.shared_mem = v;
+      break;
+    case ArgKey::kBytes:
+      a.bytes = v;
+      break;
+    case ArgKey::kEventId:
+      a.event_id = v;
+      break;
+    case ArgKey::kSortIndex:
+      a.sort_index = v;
+      break;
+    case ArgKey::kSyncKind:
+      if (type == Value::kString) a.sync_kind = str();
+      break;
+    case ArgKey::kCopyKind:
+      if (type == Value::kString) a.copy_kind = str();
+      break;
+    case ArgKey::kName:
+      if (type == Value::kString) a.meta_name = str();
+      break;
+    case ArgKey::kLabels:
+      if (type == Value::kString) a.labels = str();
+      break;
+    case ArgKey::kCollective:
+      if (type == Value::kString) c.name = str();
+      break;
+    case ArgKey::kDtype:
+      if (type == Value::kString) c.dtype = str();
+      break;
+    case ArgKey::kInNelems:
+      c.in_nelems = v;
+      break;
+    case ArgKey::kOutNelems:
+      c.out_nelems = v;
+      break;
+    case ArgKey::kGroupSize:
+      c.group_size = v;
+      break;
+    case ArgKey::kRankStart:
+      c.rank_start = v;
+      break;
+    case ArgKey::kRankStride:
+      c.rank_stride = v;
+      break;
+    case ArgKey::kInSplit:
+      if (num) c.in_split = str();
+      break;
+    case ArgKey::kOutSplit:
+      if (num) c.out_split = str();
+      break;
+    case ArgKey::kPgName:
+      if (num) c.pg_name = str();
+      break;
+    case ArgKey::kPgDesc:
+      if (num) c.pg_desc = str();
+      break;
+    case ArgKey::kPgRanks:
+      if (num) c.pg_ranks = str();
+      break;
   }
 }
 

@@ -61,9 +61,7 @@ class TraceHandler {
 
  private:
   enum class Value { kNull, kBool, kNumber, kString };
-  enum class Ctx {
-    kRoot, kTop, kEvents, kEvent, kArgs, kArgDims, kDevices, kDevice, kDist, kSkip
-  };
+  enum class Ctx { kRoot, kTop, kEvents, kEvent, kArgs, kArgDims, kDevices, kDevice, kDist, kSkip };
   struct Frame {
     Ctx ctx;
     bool object;

@@ -16,8 +16,12 @@ REPEATS=${3:-3}
 HTA_DIR=${HTA_DIR:-../shared/tools/hta}
 PY=${PYTHON:-/usr/bin/python3}
 if [ -z "$TRACE" ]; then
-  [ -d ../shared/fixtures/kineto ] || { echo "import_bench: no TRACE and no ../shared/fixtures/kineto"; exit 2; }
-  TRACE=$(find ../shared/fixtures/kineto -name '*.json*' -type f -printf '%s %p\n' | sort -n | tail -1 | cut -d' ' -f2)
+  [ -d ../shared/fixtures/kineto ] || {
+    echo "import_bench: no TRACE and no ../shared/fixtures/kineto"
+    exit 2
+  }
+  TRACE=$(find ../shared/fixtures/kineto -name '*.json*' -type f -printf '%s %p\n' | sort -n |
+          tail -1 | cut -d' ' -f2)
 fi
 [ -x /usr/bin/time ] || { echo "import_bench: /usr/bin/time (GNU time) is needed"; exit 2; }
 tmp=$(mktemp -d)

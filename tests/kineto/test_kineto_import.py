@@ -79,9 +79,11 @@ def test_basic_details(gsys, tmp):
     # Every cpu_op lies inside the python_function range of its step, on the same thread.
     nested = db.execute(
         "SELECT count(*) FROM NVTX_EVENTS o JOIN NVTX_EVENTS p ON p.globalTid = o.globalTid AND "
-        "p.category = 3 AND p.start <= o.start AND o.end <= p.end WHERE o.category = 1").fetchone()[0]
+        "p.category = 3 AND p.start <= o.start AND o.end <= p.end WHERE o.category = 1"
+    ).fetchone()[0]
     inside = sum(1 for e in evs if e.get("cat") == "cpu_op" and e["tid"] == 4242)
-    check(nested == inside, "cpu_ops nested in their python_function: %d, want %d" % (nested, inside))
+    check(nested == inside,
+          "cpu_ops nested in their python_function: %d, want %d" % (nested, inside))
     threads = {r[0] & 0xFFFFFF for r in db.execute("SELECT DISTINCT globalTid FROM NVTX_EVENTS "
                                                    "WHERE eventType = 59")}
     check(threads == {4242, 4250}, "threads %r" % threads)
@@ -105,12 +107,14 @@ def test_basic_details(gsys, tmp):
           "kernel geometry %r" % (row,))
     joined = db.execute(
         "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON "
-        "r.correlationId = k.correlationId AND (r.globalTid & ~16777215) = k.globalPid").fetchone()[0]
+        "r.correlationId = k.correlationId AND (r.globalTid & ~16777215) = k.globalPid"
+    ).fetchone()[0]
     check(joined == sum(1 for e in evs if e.get("cat") == "kernel"), "kernels joined %d" % joined)
     kinds = sorted(db.execute("SELECT copyKind, srcKind, dstKind FROM CUPTI_ACTIVITY_KIND_MEMCPY "
                               "GROUP BY 1, 2, 3"))
     check(kinds == [(1, 1, 2), (2, 2, 0)], "memcpy kinds %r" % kinds)
-    sync = db.execute("SELECT DISTINCT syncType FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION").fetchall()
+    sync = db.execute("SELECT DISTINCT syncType FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"
+                      ).fetchall()
     check(sync == [(3,)], "sync kinds %r" % sync)
     streams = {r[0] for r in db.execute("SELECT streamId FROM TARGET_INFO_CUDA_STREAM")}
     check(streams == {7, 13}, "streams %r" % streams)
@@ -133,7 +137,8 @@ def test_verbs(gsys, tmp):
     r = run(gsys, ["stats", "-r", "cuda_gpu_kern_sum", "-f", "csv", basic], env)
     check(r.returncode == 0, "stats: %s" % r.stderr)
     check(kineto_scan.kern_sum_csv(r.stdout) == want, "stats on the trace: %r" % r.stdout)
-    check("kineto_unmapped_events" in r.stderr, "stats says what was not mapped: %r" % r.stderr)
+    check("gsys: warning: trace '%s': " % basic in r.stderr and
+          "kineto_unmapped_events" in r.stderr, "stats says what was not mapped: %r" % r.stderr)
     r = run(gsys, ["stats", "-r", "cuda_gpu_kern_sum", "-f", "csv", "-o", os.path.join(tmp, "s"),
                    basic], env)
     check(r.returncode == 0 and os.path.exists(os.path.join(tmp, "s_cuda_gpu_kern_sum.csv")),

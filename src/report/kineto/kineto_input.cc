@@ -73,4 +73,10 @@ Result<std::string> ReadableReport(const std::string& path, const std::string& v
   return options.output_path;
 }
 
+std::vector<std::pair<std::string, std::string>> TemporaryReports() {
+  TempReports& temps = Temps();
+  std::lock_guard<std::mutex> lock(temps.mu);
+  return {temps.by_trace.begin(), temps.by_trace.end()};
+}
+
 }  // namespace gsys::report::kineto

@@ -8,6 +8,8 @@
 #pragma once
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "common/status.h"
 
@@ -15,5 +17,9 @@ namespace gsys::report::kineto {
 
 // `verb` prefixes error messages ("stats: 'x.json' is not a readable Kineto trace: ...").
 Result<std::string> ReadableReport(const std::string& path, const std::string& verb);
+
+// The temporary reports made so far: (trace path, report path), so messages that name a report
+// can name the trace the user gave instead.
+std::vector<std::pair<std::string, std::string>> TemporaryReports();
 
 }  // namespace gsys::report::kineto

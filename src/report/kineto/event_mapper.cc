@@ -12,6 +12,13 @@ namespace {
 
 constexpr int64_t kPushPopRange = 59;  // ENUM_NSYS_EVENT_TYPE NvtxPushPopRange
 constexpr uint32_t kMax24 = 0xFFFFFF;
+// Timestamps and durations beyond this (year 2096 as epoch ns) are refused: then differences of
+// two timestamps, and a timestamp plus a duration, stay inside int64.
+constexpr int64_t kMaxTime = 4000000000000000000;
+
+bool TimeInRange(const std::optional<int64_t>& t) {
+  return !t || (*t >= -kMaxTime && *t <= kMaxTime);
+}
 
 Opt Nelems(const Opt& n, const std::string& dtype) {
   auto size = DtypeSize(dtype);
@@ -100,7 +107,7 @@ Status EventMapper::Map(const TraceEvent& e) {
     return OkStatus();
   }
   if (e.ph == 's' || e.ph == 'f' || e.ph == 't') return OkStatus();  // flows: correlation ids
-  if (e.bad_field) {
+  if (e.bad_field || !TimeInRange(e.ts_ns) || !TimeInRange(e.dur_ns)) {
     ++stats_.malformed;
     return OkStatus();
   }

@@ -51,9 +51,14 @@ Status EventMapper::ShiftTimes() {
     // An event earlier than the first one came later: move every row so the earliest is 0.
     shift_ = min_rel_;
     std::string by = std::to_string(-min_rel_);
+    // Saturating, as every other timestamp: an end at INT64_MAX must not overflow into a REAL.
+    auto shifted = [&by](const char* column) {
+      return std::string(column) + " = CASE WHEN " + column + " > 9223372036854775807 - " + by +
+             " THEN 9223372036854775807 ELSE " + column + " + " + by + " END";
+    };
     for (const char* t : kTimedTables) {
-      GSYS_RETURN_IF_ERROR(db.Exec(std::string("UPDATE ") + t + " SET start = start + " + by +
-                                   ", end = end + " + by));
+      GSYS_RETURN_IF_ERROR(
+          db.Exec(std::string("UPDATE ") + t + " SET " + shifted("start") + ", " + shifted("end")));
     }
     max_rel_ = SaturatingSub(max_rel_, min_rel_);
     min_rel_ = 0;

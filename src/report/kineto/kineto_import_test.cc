@@ -157,10 +157,14 @@ TEST_F(KinetoImport, WrongTypesAndHugeNumbersAreCounted) {
     {"ph": "X", "cat": "cpu_op", "name": {"x": 1}, "pid": 1, "tid": 1, "ts": 1, "dur": 1},
     {"ph": "X", "cat": "cpu_op", "name": "ok", "pid": 1, "tid": 99999999999, "ts": 2, "dur": 1,
      "args": {"External id": 123456789012345678901234567890}},
-    {"ph": 7, "cat": "cpu_op", "name": "x", "pid": 1, "tid": 1, "ts": 3, "dur": 1}
+    {"ph": 7, "cat": "cpu_op", "name": "x", "pid": 1, "tid": 1, "ts": 3, "dur": 1},
+    {"ph": "X", "cat": "cpu_op", "name": "far", "pid": 1, "tid": 1, "ts": -9000000000000000,
+     "dur": 1},
+    {"ph": "X", "cat": "cpu_op", "name": "long", "pid": 1, "tid": 1, "ts": 4,
+     "dur": 9000000000000000}
   ]})"));
   ASSERT_TRUE(sum.ok()) << sum.status().message();
-  EXPECT_EQ(sum->stats.malformed, 4u);
+  EXPECT_EQ(sum->stats.malformed, 6u);
   EXPECT_EQ(sum->stats.cpu_ops, 1u);
   EXPECT_EQ(sum->stats.tids_renumbered, 1u);
   EXPECT_EQ(Query("SELECT globalTid & 16777215 FROM NVTX_EVENTS WHERE eventType = 59"), 16777215);

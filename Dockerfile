@@ -12,6 +12,7 @@ FROM debian:bookworm-slim AS gsys
 RUN apt-get update \
  && apt-get install -y --no-install-recommends \
       cmake make g++ libc6-dev libsqlite3-dev libssl-dev libcurl4-openssl-dev libdw-dev python3 \
+      rapidjson-dev zlib1g-dev \
  && rm -rf /var/lib/apt/lists/*
 COPY CMakeLists.txt CMakePresets.json README.md /src/gsys/
 COPY cmake /src/gsys/cmake

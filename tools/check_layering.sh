@@ -35,6 +35,15 @@ for module in "${!allowed[@]}"; do
   done < <(grep -rHn '#include "' "src/$module" 2>/dev/null | sed -E 's/^([^:]+):[0-9]+:/\1:/')
 done
 
+# Inside report: db <- reader <- import <- kineto (the Kineto trace reader builds on the importer's
+# writer). Nothing below kineto may include it; kineto reaches no further up than report.
+for sub in db reader import; do
+  grep -rHn '#include "report/kineto/' "src/report/$sub" 2>/dev/null \
+    && report "src/report/$sub includes report/kineto (kineto sits above it)"
+done
+grep -rHn '#include "' src/report/kineto 2>/dev/null | grep -v -E '#include "(common|format|report)/' \
+  && report "src/report/kineto includes outside common/, format/ and report/"
+
 # The injected library links nothing heavy: no SQLite, protobuf, fmt or iostream.
 if [ -d src/capture ]; then
   grep -rEn '#include <(sqlite3\.h|iostream|fstream|sstream|fmt/|google/protobuf)' src/capture \

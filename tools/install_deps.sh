@@ -8,7 +8,7 @@ packages=(cmake make g++ pkg-config libsqlite3-dev sqlite3 libgtest-dev libgmock
           dpkg-dev  # make deb: dpkg-shlibdeps computes the package's libc6 version
           clang libclang-rt-dev valgrind  # reliability: libFuzzer, memcheck
           openmpi-bin libopenmpi-dev  # recipe --mode mpi test (gsys dlopens libmpi)
-          rapidjson-dev  # Kineto trace import: SAX parsing, header-only
+          rapidjson-dev zlib1g-dev  # Kineto trace import: SAX parsing (header-only), gzip (static)
           # HTA (../shared/tools/hta) as a test client of the Kineto export; Debian's python3
           python3-pandas python3-numpy python3-plotly python3-psutil python3-networkx python3-pydot)
 # Upload tests run s3rver from npm (tests/upload/package.json); Debian's nodejs/npm unless a

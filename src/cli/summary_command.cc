@@ -14,6 +14,7 @@
 #include "common/output_path.h"
 #include "common/strings.h"
 #include "html/page.h"
+#include "report/kineto/kineto_import.h"
 #include "report/reader/report_reader.h"
 
 namespace gsys::cli {
@@ -35,7 +36,9 @@ const std::vector<FlagSpec>& SummaryFlags() {
 }
 
 std::string DefaultPagePath(const std::string& input) {
-  std::filesystem::path p(input);
+  std::filesystem::path p(report::kineto::IsKinetoTracePath(input)
+                              ? report::kineto::DefaultKinetoReportPath(input)
+                              : input);
   return (p.parent_path() / p.stem()).string() + ".html";
 }
 

@@ -17,6 +17,8 @@
 #include "cli/stats_plan.h"
 #include "common/one_line.h"
 #include "common/strings.h"
+#include "report/kineto/kineto_import.h"
+#include "report/kineto/kineto_input.h"
 #include "report/reader/report_reader.h"
 
 namespace gsys::cli {
@@ -40,8 +42,16 @@ Status Prefixed(const TableRunOptions& options, const Status& s) {
 
 }  // namespace
 
-// nsys accepts X.nsys-rep and uses the X.sqlite export beside it.
+// nsys accepts X.nsys-rep and uses the X.sqlite export beside it; a torch.profiler trace is read
+// through its temporary report (report/kineto/kineto_input.h).
 Result<std::string> ResolveInput(const std::string& input, const TableRunOptions& options) {
+  if (report::kineto::IsKinetoTracePath(input)) {
+    if (options.sqlite_path) {
+      return Error(StatusCode::kInvalidArgument,
+                   options.verb + ": --sqlite is only valid with a .nsys-rep input");
+    }
+    return report::kineto::ReadableReport(input, options.verb);
+  }
   if (!EndsWith(input, ".nsys-rep") && !EndsWith(input, ".qdrep")) {
     if (options.sqlite_path) {
       return Error(StatusCode::kInvalidArgument,
@@ -302,8 +312,12 @@ Result<int> RunTableJobs(const TableRunOptions& options, const std::vector<Table
     GSYS_ASSIGN_OR_RETURN(report::ReportReader reader, report::ReportReader::Open(path));
     WarnAboutData(reader);  // the whole file: before the filters hide rows
     GSYS_RETURN_IF_ERROR(ApplyFilters(reader, options));
-    GSYS_ASSIGN_OR_RETURN(auto plan, Plan(options, jobs, path));
-    prepared.push_back({path, std::move(reader), std::move(plan)});
+    // A trace is shown by its own name, and output files are named after it (x.json.gz -> x_*),
+    // not after its temporary report.
+    bool trace = report::kineto::IsKinetoTracePath(input);
+    std::string named = trace ? report::kineto::DefaultKinetoReportPath(input) : path;
+    GSYS_ASSIGN_OR_RETURN(auto plan, Plan(options, jobs, named));
+    prepared.push_back({trace ? input : path, std::move(reader), std::move(plan)});
   }
   ConsoleSink data;
   for (auto& input : prepared) {

@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "common/strings.h"
+#include "report/kineto/kineto_input.h"
 #include "report/reader/data_check.h"
 #include "export/exporter.h"
 #include "export/output_file.h"
@@ -68,7 +69,8 @@ std::string ExporterHelp() {
 
 std::string DefaultOutputPath(const std::string& report, const Exporter& exporter) {
   std::string base = report;
-  for (const char* ext : {".gsys-rep", ".nsys-rep", ".qdrep", ".sqlite"}) {
+  for (const char* ext : {".gsys-rep", ".nsys-rep", ".qdrep", ".sqlite", ".pt.trace.json.gz",
+                          ".pt.trace.json", ".json.gz", ".json"}) {
     if (EndsWith(base, ext)) {
       base.resize(base.size() - std::string(ext).size());
       break;
@@ -80,10 +82,11 @@ std::string DefaultOutputPath(const std::string& report, const Exporter& exporte
 
 namespace {
 
-// Opens an export input. Exports scan every row once: reading through mmap would only grow the
-// resident set.
+// Opens an export input (a torch.profiler trace through its temporary report). Exports scan every
+// row once: reading through mmap would only grow the resident set.
 Result<report::ReportReader> OpenExportInput(const std::string& report) {
-  GSYS_ASSIGN_OR_RETURN(report::ReportReader reader, report::ReportReader::Open(report));
+  GSYS_ASSIGN_OR_RETURN(std::string path, report::kineto::ReadableReport(report, "export"));
+  GSYS_ASSIGN_OR_RETURN(report::ReportReader reader, report::ReportReader::Open(path));
   GSYS_RETURN_IF_ERROR(reader.db().Exec("PRAGMA mmap_size = 0"));
   return reader;
 }

@@ -950,6 +950,37 @@ CREATE TABLE GSYS_LIBRARY_KERNELS (
     globalPid                   INTEGER   NOT NULL                     -- The kernel's globalPid; with correlationId it identifies the kernel.
 );
 
+CREATE TABLE GSYS_COLLECTIVES (
+    -- Collective-communication metadata of a torch.profiler (Kineto) trace read by `gsys import
+    -- trace.json`: one row per NCCL kernel and per CPU op (record_param_comms) that carries
+    -- torch's "Collective name" arguments. Kernel rows join CUPTI_ACTIVITY_KIND_KERNEL on
+    -- correlationId and globalPid; CPU-op rows lie on the thread of their NVTX_EVENTS range.
+
+    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).
+    end                         INTEGER   NOT NULL,                    -- Event end timestamp (ns).
+    source                      TEXT      NOT NULL,                    -- 'kernel' (GPU) or 'cpu_op' (CPU).
+    globalPid                   INTEGER,                               -- Serialized GlobalId of the process.
+    globalTid                   INTEGER,                               -- Serialized GlobalId of the thread (cpu_op rows).
+    deviceId                    INTEGER,                               -- Device ID (kernel rows).
+    streamId                    INTEGER,                               -- Stream ID (kernel rows).
+    correlationId               INTEGER,                               -- The kernel's correlationId (kernel rows).
+    nameId                      INTEGER   NOT NULL,                    -- REFERENCES StringIds(id) -- The event's name (kernel or op).
+    collective                  TEXT      NOT NULL,                    -- Collective name (allreduce, allgather, send, ...).
+    dtype                       TEXT,                                  -- Element type as torch names it (Float, BFloat16, ...).
+    inNelems                    INTEGER,                               -- Input message size in elements.
+    outNelems                   INTEGER,                               -- Output message size in elements.
+    inBytes                     INTEGER,                               -- Input message size (B): inNelems times the dtype's size, when the dtype is known.
+    outBytes                    INTEGER,                               -- Output message size (B), likewise.
+    groupSize                   INTEGER,                               -- Ranks in the process group.
+    groupName                   TEXT,                                  -- Process group name.
+    groupDescription            TEXT,                                  -- Process group description (default_pg, ...).
+    groupRanks                  TEXT,                                  -- Global ranks of the process group, as torch writes them ("[0, 1]").
+    inSplitSizes                TEXT,                                  -- All-to-all input split sizes, as written.
+    outSplitSizes               TEXT,                                  -- All-to-all output split sizes, as written.
+    globalRankStart             INTEGER,                               -- First global rank of the group.
+    globalRankStride            INTEGER                                -- Stride between the group's global ranks.
+);
+
 CREATE TABLE GSYS_GPU_METRICS (
     -- GPU metrics sampled through NVML by `gsys profile` itself (--gpu-metrics-devices,
     -- --gpu-metrics-frequency), one row per device per sample. A column is NULL when the device

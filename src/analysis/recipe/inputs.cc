@@ -7,6 +7,8 @@
 
 #include "analysis/recipe/engine.h"
 #include "common/strings.h"
+#include "report/kineto/kineto_import.h"
+#include "report/kineto/kineto_input.h"
 
 namespace gsys::analysis::recipe {
 namespace {
@@ -18,8 +20,12 @@ bool IsReportName(const std::string& name) {
          EndsWith(name, ".qdrep");
 }
 
-// X.nsys-rep -> X.sqlite beside it (gsys reads nsys's SQLite export).
+// X.nsys-rep -> X.sqlite beside it (gsys reads nsys's SQLite export); a torch.profiler trace ->
+// its temporary report.
 Result<std::string> Readable(const fs::path& path) {
+  if (report::kineto::IsKinetoTracePath(path.string())) {
+    return report::kineto::ReadableReport(path.string(), "recipe");
+  }
   std::string ext = path.extension().string();
   if (ext != ".nsys-rep" && ext != ".qdrep") return path.string();
   fs::path sqlite = path;
@@ -56,10 +62,12 @@ Result<std::vector<InputFile>> ExpandInputs(const std::vector<std::string>& valu
       files.push_back({readable, fs::path(path).stem().string(), set});
       continue;
     }
-    std::vector<fs::path> found;
+    std::vector<fs::path> found, traces;
     for (const auto& entry : fs::directory_iterator(path, ec)) {
       std::string name = entry.path().filename().string();
-      if (entry.is_regular_file(ec) && IsReportName(name)) found.push_back(entry.path());
+      if (!entry.is_regular_file(ec)) continue;
+      if (IsReportName(name)) found.push_back(entry.path());
+      if (report::kineto::IsKinetoTracePath(name)) traces.push_back(entry.path());
     }
     std::sort(found.begin(), found.end());
     // X.nsys-rep and X.sqlite side by side are one report.
@@ -75,12 +83,19 @@ Result<std::vector<InputFile>> ExpandInputs(const std::vector<std::string>& valu
           stems.count(p.stem().string())) {
         continue;
       }
-      GSYS_ASSIGN_OR_RETURN(std::string readable, Readable(p));
-      in_dir.push_back({readable, p.stem().string(), set});
+      in_dir.push_back({p.string(), p.stem().string(), set});
+    }
+    // A folder of torch.profiler traces (one per rank) counts only when it holds no reports:
+    // beside reports, a .json is more likely some other file.
+    if (in_dir.empty()) {
+      for (const fs::path& p : traces) in_dir.push_back({p.string(), p.stem().string(), set});
     }
     std::sort(in_dir.begin(), in_dir.end(),
               [](const auto& a, const auto& b) { return a.file < b.file; });
     if (limit && in_dir.size() > static_cast<size_t>(*limit)) in_dir.resize(static_cast<size_t>(*limit));
+    for (InputFile& f : in_dir) {
+      GSYS_ASSIGN_OR_RETURN(f.path, Readable(f.path));
+    }
     files.insert(files.end(), in_dir.begin(), in_dir.end());
   }
   std::sort(files.begin(), files.end(), [](const InputFile& a, const InputFile& b) {
@@ -91,8 +106,8 @@ Result<std::vector<InputFile>> ExpandInputs(const std::vector<std::string>& valu
               files.end());
   if (files.empty()) {
     return Error(StatusCode::kInvalidArgument,
-                 "recipe: no input reports (the inputs name no .gsys-rep, .sqlite or .nsys-rep "
-                 "file)");
+                 "recipe: no input reports (the inputs name no .gsys-rep, .sqlite, .nsys-rep or "
+                 "torch.profiler .json/.json.gz file)");
   }
   return files;
 }

@@ -25,6 +25,7 @@
 #include "report/import/empty_tables.h"
 #include "report/import/export_metadata.h"
 #include "report/import/gpu_metrics_importer.h"
+#include "report/import/progress.h"
 #include "report/import/report_writer.h"
 #include "report/import/stack_import.h"
 #include "report/import/stream_importer.h"
@@ -142,28 +143,6 @@ void ScanStreams(const std::vector<std::unique_ptr<format::StreamFile>>& files, 
   }
   ticks->Finish();
 }
-
-class Progress {
- public:
-  Progress(bool on, std::string label, uint64_t total)
-      : on_(on && isatty(2)), label_(std::move(label)), total_(total ? total : 1) {}
-  void Update(uint64_t done) {
-    if (!on_) return;
-    int pct = static_cast<int>(done * 100 / total_);
-    if (pct == last_) return;
-    last_ = pct;
-    std::string bar(static_cast<size_t>(pct) / 4, '=');
-    bar.resize(25, ' ');
-    std::fprintf(stderr, "\r[1/1] [%s%3d%%] %s", bar.c_str(), pct, label_.c_str());
-    if (pct == 100) std::fputc('\n', stderr);
-  }
-
- private:
-  bool on_;
-  std::string label_;
-  uint64_t total_;
-  int last_ = -1;
-};
 
 Status InsertMeta(Database& db, const std::string& name, const std::string& value) {
   GSYS_ASSIGN_OR_RETURN(Statement s,

@@ -109,6 +109,24 @@ TEST(SyncInLoop, FiresOnOneSyncPerIteration) {
             (Table{{"3", "3", "3", "1.0", "600", "200.0", "cudaStreamSynchronize_v3020", "step"}}));
 }
 
+// Nested loops of different lengths: each call counts in every range of each name that holds it
+// (the rule looks per name group within that group's longest range).
+TEST(SyncInLoop, CountsNestedLoopsOfDifferentLengths) {
+  SyntheticReport r;
+  int corr = 1;
+  for (int e = 0; e < 3; ++e) {
+    r.PushPop(e * 10'000, e * 10'000 + 9000, "epoch");
+    for (int k = 0; k < 3; ++k) {
+      int64_t s0 = e * 10'000 + k * 3000;
+      r.PushPop(s0, s0 + 2500, "step");
+      r.Api(s0 + 100, s0 + 300, corr++, "cudaDeviceSynchronize_v3020");
+    }
+  }
+  EXPECT_EQ(RunRows(r, "sync_in_loop"),
+            (Table{{"3", "3", "9", "3.0", "1800", "600.0", "cudaDeviceSynchronize_v3020", "epoch"},
+                   {"9", "9", "9", "1.0", "1800", "200.0", "cudaDeviceSynchronize_v3020", "step"}}));
+}
+
 TEST(SyncInLoop, SilentWhenSyncsAreOnAnotherThread) {
   SyntheticReport r;
   for (int i = 0; i < 3; ++i) {

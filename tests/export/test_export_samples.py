@@ -149,32 +149,9 @@ def library_truth(path):
 
 
 def perfetto_library_calls(path):
-    packets = decode(path)
-    tracks, names, arg_names = {}, {}, {}
-    for p in packets:
-        for td in p.get("track_descriptor", []):
-            tracks[td["uuid"][0]] = td
-        for d in p.get("interned_data", []):
-            for e in d.get("event_names", []):
-                names[e["iid"][0]] = e["name"][0]
-            for e in d.get("debug_annotation_names", []):
-                arg_names[e["iid"][0]] = e["name"][0]
-    stacks, rows = collections.defaultdict(list), collections.Counter()
-    for p in packets:
-        for te in p.get("track_event", []):
-            uuid = te["track_uuid"][0]
-            if not tracks[uuid].get("name", [""])[0].startswith("Library calls"):
-                continue
-            thread = tracks[tracks[uuid]["parent_uuid"][0]]["thread"][0]
-            ts = int(p["timestamp"][0])
-            if te["type"][0] == "TYPE_SLICE_BEGIN":
-                args = {arg_names[a["name_iid"][0]]: int(a["int_value"][0])
-                        for a in te.get("debug_annotations", []) if "int_value" in a}
-                stacks[uuid].append((ts, names[te["name_iid"][0]], args.get("size")))
-            elif te["type"][0] == "TYPE_SLICE_END":
-                begin, name, size = stacks[uuid].pop()
-                rows[(begin, ts, int(thread["tid"][0]), name, size)] += 1
-    return rows
+    """(start, end, tid, name, size or None) of the slices on "Library calls" tracks."""
+    return collections.Counter((b, e, tid, name, args.get("size"))
+                               for b, e, _, tid, name, args in perfetto_slices(path, "Library calls"))
 
 
 def chrome_library_calls(path):
@@ -239,33 +216,48 @@ def decode(path):
     return parse_text_proto(text)["packet"]
 
 
-def perfetto_thread_states(path):
-    """(start, end, pid, tid, cpu) of the slices on "Thread state" tracks."""
+def perfetto_slices(path, track_prefix):
+    """(begin, end, pid, tid, name, int args) of every slice on the tracks whose name starts with
+    `track_prefix` (children of thread tracks), begins paired with ends per track."""
     packets = decode(path)
-    tracks, arg_names = {}, {}
+    tracks, names, arg_names = {}, {}, {}
     for p in packets:
         for td in p.get("track_descriptor", []):
             tracks[td["uuid"][0]] = td
         for d in p.get("interned_data", []):
+            for e in d.get("event_names", []):
+                names[e["iid"][0]] = e["name"][0]
             for e in d.get("debug_annotation_names", []):
                 arg_names[e["iid"][0]] = e["name"][0]
-    open_slices, rows = {}, collections.Counter()
+    stacks, slices = collections.defaultdict(list), []
     for p in packets:
         for te in p.get("track_event", []):
             uuid = te["track_uuid"][0]
-            if tracks[uuid].get("name", [""])[0] != "Thread state":
+            if not tracks[uuid].get("name", [""])[0].startswith(track_prefix):
                 continue
-            thread = tracks[tracks[uuid]["parent_uuid"][0]]["thread"][0]
             ts = int(p["timestamp"][0])
             if te["type"][0] == "TYPE_SLICE_BEGIN":
                 args = {arg_names[a["name_iid"][0]]: int(a["int_value"][0])
                         for a in te.get("debug_annotations", []) if "int_value" in a}
-                assert uuid not in open_slices, "overlapping thread-state slices"
-                open_slices[uuid] = (ts, args["cpu"])
+                stacks[uuid].append((ts, names[te["name_iid"][0]], args))
             elif te["type"][0] == "TYPE_SLICE_END":
-                begin, cpu = open_slices.pop(uuid)
-                rows[(begin, ts, int(thread["pid"][0]), int(thread["tid"][0]), cpu)] += 1
-    return rows
+                begin, name, args = stacks[uuid].pop()
+                thread = tracks[tracks[uuid]["parent_uuid"][0]]["thread"][0]
+                slices.append((begin, ts, int(thread["pid"][0]), int(thread["tid"][0]), name,
+                               args))
+    return slices
+
+
+def perfetto_thread_states(path):
+    """(start, end, pid, tid, cpu) of the slices on "Thread state" tracks (never overlapping)."""
+    slices = perfetto_slices(path, "Thread state")
+    by_track = collections.defaultdict(list)
+    for b, e, pid, tid, _, _ in slices:
+        by_track[(pid, tid)].append((b, e))
+    for spans in by_track.values():
+        spans.sort()
+        assert all(a[1] <= b[0] for a, b in zip(spans, spans[1:])), "overlapping thread states"
+    return collections.Counter((b, e, pid, tid, args["cpu"]) for b, e, pid, tid, _, args in slices)
 
 
 def chrome_thread_states(path):

@@ -142,6 +142,17 @@ Status Statement::BindText(int index, std::string_view value) {
 }
 Status Statement::BindNull(int index) { return BindResult(sqlite3_bind_null(stmt_, index), db_); }
 
+Status Statement::InsertRow(std::initializer_list<std::optional<int64_t>> values) {
+  int i = 1;
+  for (const std::optional<int64_t>& v : values) {
+    GSYS_RETURN_IF_ERROR(v ? BindInt(i, *v) : BindNull(i));
+    ++i;
+  }
+  GSYS_ASSIGN_OR_RETURN(bool row, Step());
+  (void)row;
+  return Reset();
+}
+
 int Statement::ColumnCount() const { return sqlite3_column_count(stmt_); }
 std::string Statement::ColumnName(int col) const {
   const char* name = sqlite3_column_name(stmt_, col);

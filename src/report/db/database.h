@@ -6,6 +6,7 @@
 #include <sqlite3.h>
 
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -66,6 +67,9 @@ class Statement {
   Status BindDouble(int index, double value);
   Status BindText(int index, std::string_view value);
   Status BindNull(int index);
+  // Binds `values` to parameters 1..n (nullopt as NULL), runs the statement once and resets it:
+  // one row of an INSERT.
+  Status InsertRow(std::initializer_list<std::optional<int64_t>> values);
 
   int ColumnCount() const;
   std::string ColumnName(int col) const;

@@ -30,6 +30,7 @@
 #include "report/import/stack_import.h"
 #include "report/import/stream_importer.h"
 #include "report/import/nvtx_domain_filter.h"
+#include "report/import/time_text.h"
 #include "report/import/window_filter.h"
 
 namespace gsys::report {
@@ -96,19 +97,6 @@ uint64_t RecordsAfterFinalFlush(const std::string& dir) {
     return 0;
   }
   return page.records_after_final_flush.load(std::memory_order_relaxed);
-}
-
-std::string FormatTime(int64_t utc_ns, bool local) {
-  time_t secs = static_cast<time_t>(utc_ns / 1000000000);
-  struct tm tm {};
-  if (local) {
-    localtime_r(&secs, &tm);
-  } else {
-    gmtime_r(&secs, &tm);
-  }
-  char buf[64];
-  std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%S", &tm);
-  return buf;
 }
 
 // One pass over every record: the earliest process start (the origin when session.meta is
@@ -185,8 +173,8 @@ Status WriteTables(ReportWriter& w, const SessionTotals& t, const format::Sessio
       Statement st, db.Prepare("INSERT INTO TARGET_INFO_SESSION_START_TIME(utcEpochNs, utcTime,"
                                " localTime, systemClockNs) VALUES(?,?,?,?)"));
   GSYS_RETURN_IF_ERROR(st.BindInt(1, origin_real));
-  GSYS_RETURN_IF_ERROR(st.BindText(2, FormatTime(origin_real, false)));
-  GSYS_RETURN_IF_ERROR(st.BindText(3, FormatTime(origin_real, true)));
+  GSYS_RETURN_IF_ERROR(st.BindText(2, SecondsText(origin_real, false)));
+  GSYS_RETURN_IF_ERROR(st.BindText(3, SecondsText(origin_real, true)));
   GSYS_RETURN_IF_ERROR(st.BindInt(4, origin_mono));
   GSYS_RETURN_IF_ERROR(st.Step().status());
   int64_t stop = std::max<int64_t>(0, SaturatingSub(t.last_ts, origin_mono));

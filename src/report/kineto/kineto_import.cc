@@ -9,6 +9,7 @@
 #include <filesystem>
 
 #include "common/strings.h"
+#include "report/import/time_text.h"
 #include "report/import/empty_tables.h"
 #include "report/import/export_metadata.h"
 #include "report/import/progress.h"
@@ -20,19 +21,6 @@ namespace gsys::report::kineto {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string FormatTime(int64_t utc_ns, bool local) {
-  time_t secs = static_cast<time_t>(utc_ns / 1000000000);
-  struct tm tm {};
-  if (local) {
-    localtime_r(&secs, &tm);
-  } else {
-    gmtime_r(&secs, &tm);
-  }
-  char buf[64];
-  std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%S", &tm);
-  return buf;
-}
 
 Status InsertMeta(Database& db, const std::string& name, const std::string& value) {
   GSYS_ASSIGN_OR_RETURN(Statement s,
@@ -52,8 +40,8 @@ Status WriteSessionFacts(ReportWriter& w, const EventMapper& m, const KinetoImpo
                         db.Prepare("INSERT INTO TARGET_INFO_SESSION_START_TIME(utcEpochNs, utcTime,"
                                    " localTime, systemClockNs) VALUES(?,?,?,?)"));
   GSYS_RETURN_IF_ERROR(utc != 0 ? st.BindInt(1, utc) : st.BindNull(1));
-  GSYS_RETURN_IF_ERROR(utc != 0 ? st.BindText(2, FormatTime(utc, false)) : st.BindNull(2));
-  GSYS_RETURN_IF_ERROR(utc != 0 ? st.BindText(3, FormatTime(utc, true)) : st.BindNull(3));
+  GSYS_RETURN_IF_ERROR(utc != 0 ? st.BindText(2, SecondsText(utc, false)) : st.BindNull(2));
+  GSYS_RETURN_IF_ERROR(utc != 0 ? st.BindText(3, SecondsText(utc, true)) : st.BindNull(3));
   GSYS_RETURN_IF_ERROR(st.BindInt(4, m.origin_ns()));
   GSYS_RETURN_IF_ERROR(st.Step().status());
   (*meta)["source"] = "kineto";

@@ -42,14 +42,7 @@ Status TableWriter::Begin(Database* db) {
 }
 
 Status TableWriter::Insert(Statement* stmt, std::initializer_list<Opt> values) {
-  int i = 1;
-  for (const Opt& v : values) {
-    GSYS_RETURN_IF_ERROR(v ? stmt->BindInt(i, *v) : stmt->BindNull(i));
-    ++i;
-  }
-  GSYS_ASSIGN_OR_RETURN(bool row, stmt->Step());
-  (void)row;
-  return stmt->Reset();
+  return stmt->InsertRow(values);
 }
 
 Status TableWriter::Collective(const CollectiveRow& r) {

@@ -8,7 +8,7 @@ a later switch of its thread becomes a "Running" slice (perfetto: on the thread'
 track; chrome: an async b/e pair); cuDNN, cuBLAS and MPI calls are slices on the thread
 (perfetto: its "Library calls" track) with MPI message sizes. `--type kineto` leaves them out.
 
-Reports: a synthetic one built here from gsys_gen_report's output with known stacks, once with
+Reports: a synthetic one built here (tests/recipe/synth.py) with known stacks, once with
 nsys's (id, stackDepth) primary key and once without (reports written before gsys had it), and,
 when ../shared is present, the nsys 2025.1 export that has samples.
 
@@ -27,7 +27,10 @@ import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                "recipe"))
 from test_export import parse_text_proto  # noqa: E402
+import synth  # noqa: E402  (tests/recipe/synth.py: reports in the canonical schema)
 
 ARGS = None
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -320,9 +323,12 @@ class SamplesTest(unittest.TestCase):
         shutil.rmtree(self.tmp, ignore_errors=True)
 
     def synthetic(self, primary_key):
-        gen = os.path.join(os.path.dirname(ARGS.gsys), "gsys_gen_report")
+        r = synth.Report()  # tests/recipe/synth.py: the canonical schema, no bench tool needed
+        for i in range(20):
+            t = 1000000 + i * 20000
+            r.launch(t, t + 3000, t + 4000, t + 9000, "kernel_%d" % (i % 3))
         path = os.path.join(self.tmp, "synthetic.sqlite")
-        subprocess.run([gen, "--kernels", "20", "-q", "-o", path], check=True)
+        r.write(path)
         add_samples(path, primary_key)
         add_sched(path)
         add_library_calls(path)

@@ -136,8 +136,8 @@ Result<std::unique_ptr<TimelineSource>> TimelineSource::Open(report::ReportReade
     if (rows) {
       GSYS_RETURN_IF_ERROR(source->AddCursor(
           EventKind::kThreadState, "SCHED_EVENTS",
-          "SELECT start, end, globalTid, cpu, outState, rowid FROM (SELECT start, isSchedIn, "
-          "globalTid, cpu, rowid, lead(start) OVER w AS end, lead(threadState) OVER w AS outState "
+          "SELECT start, end, globalTid, cpu, outState FROM (SELECT start, isSchedIn, "
+          "globalTid, cpu, lead(start) OVER w AS end, lead(threadState) OVER w AS outState "
           "FROM SCHED_EVENTS WINDOW w AS (PARTITION BY globalTid ORDER BY start, isSchedIn)) "
           "WHERE isSchedIn != 0 AND end IS NOT NULL" + std::string(kOrder)));
     }
@@ -391,7 +391,7 @@ Status TimelineSource::DecodeSample(Cursor& cursor) {
   return OkStatus();
 }
 
-// start, end, globalTid, cpu, outState, rowid
+// start, end, globalTid, cpu, outState
 Status TimelineSource::DecodeThreadState(Cursor& cursor) {
   report::Statement& s = cursor.stmt;
   TimelineEvent& e = event_;
@@ -403,7 +403,8 @@ Status TimelineSource::DecodeThreadState(Cursor& cursor) {
   e.AddInt("cpu", s.ColumnInt(3));
   // ENUM_SAMPLING_THREAD_STATE of the switch out: 1 preempted (still runnable), 2 waiting.
   if (!s.IsNull(4)) e.AddInt("state after", s.ColumnInt(4));
-  e.async_id = static_cast<int64_t>(FlowId(e.global_pid, s.ColumnInt(5)));
+  // The event's position in this report's stream: unique, and no rowid needed (a view has none).
+  e.async_id = static_cast<int64_t>(FlowId(e.global_pid, rows_));
   return OkStatus();
 }
 

@@ -30,6 +30,7 @@
 #include "report/import/stack_import.h"
 #include "report/import/stream_importer.h"
 #include "report/import/nvtx_domain_filter.h"
+#include "report/import/remove_on_error.h"
 #include "report/import/time_text.h"
 #include "report/import/window_filter.h"
 
@@ -295,15 +296,7 @@ Result<ImportSummary> ImportSession(const ImportOptions& options) {
 
   std::string tmp = options.output_path + ".tmp-import";
   fs::remove(tmp, ec);
-  // A failed import (disk full, output removed) leaves no partial report behind.
-  struct RemoveOnError {
-    const std::string& path;
-    bool armed = true;
-    ~RemoveOnError() {
-      std::error_code e;
-      if (armed) fs::remove(path, e);
-    }
-  } cleanup{tmp};
+  RemoveOnError cleanup{tmp};  // report/import/remove_on_error.h
   GSYS_ASSIGN_OR_RETURN(std::unique_ptr<ReportWriter> writer, ReportWriter::Create(tmp));
   SessionTotals totals;
   Progress progress(options.progress, options.output_path, sum.raw_bytes);

@@ -9,6 +9,7 @@
 #include <filesystem>
 
 #include "common/strings.h"
+#include "report/import/remove_on_error.h"
 #include "report/import/time_text.h"
 #include "report/import/empty_tables.h"
 #include "report/import/export_metadata.h"
@@ -116,14 +117,7 @@ Result<KinetoImportSummary> ImportKinetoTrace(const KinetoImportOptions& options
   }
   std::string tmp = options.output_path + ".tmp-import";
   fs::remove(tmp, ec);
-  struct RemoveOnError {
-    const std::string& path;
-    bool armed = true;
-    ~RemoveOnError() {
-      std::error_code e;
-      if (armed) fs::remove(path, e);
-    }
-  } cleanup{tmp};
+  RemoveOnError cleanup{tmp};  // report/import/remove_on_error.h
   GSYS_ASSIGN_OR_RETURN(std::unique_ptr<ReportWriter> writer, ReportWriter::Create(tmp));
   EventMapper mapper(writer.get());
   GSYS_RETURN_IF_ERROR(mapper.Begin());

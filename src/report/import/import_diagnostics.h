@@ -55,6 +55,9 @@ namespace gsys::report {
   X(kSkippedSessionFiles, "raw_skipped_session_files", "error",                                   \
     "Entries of the session directory named like streams that are not regular files (FIFO, "      \
     "symlink, directory); not read.")                                                             \
+  X(kCpuSamplesLost, "cpu_samples_lost", "data_loss",                                             \
+    "CPU samples (-s) dropped because a thread's sample ring was full: the sampler fell behind; "  \
+    "a lower --sampling-frequency keeps up.")                                                     \
   X(kNvtxStringsTruncated, "nvtx_strings_truncated", "data_loss",                                 \
     "NVTX strings (messages, domain, category, thread names, registered strings) longer than "    \
     "4096 bytes, kept as their first 4096 bytes or less (cut between UTF-8 characters).")

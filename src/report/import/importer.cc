@@ -339,6 +339,8 @@ Result<ImportSummary> ImportSession(const ImportOptions& options) {
   sum.stack_sites = stacks.stats().sites;
   sum.cpu_samples = stacks.stats().samples;
   sum.notes = stacks.notes();
+  // Counted in GSYS_DIAGNOSTICS (data_loss), so every verb that reads the report warns too.
+  sum.counters[ImportCounter::kCpuSamplesLost] += stacks.stats().lost_samples;
   if (stacks.stats().lost_samples != 0) {
     sum.warnings.push_back(std::to_string(stacks.stats().lost_samples) + " cpu_samples_lost");
   }

@@ -11,6 +11,7 @@
 
 #include "format/cuda_records.h"
 #include "format/session_meta.h"
+#include "format/stack_records.h"
 #include "format/stream_builder.h"
 #include "report/db/database.h"
 #include "report/import/stream_importer.h"
@@ -262,6 +263,25 @@ TEST_F(ImporterTest, OsrtDropsAndTruncation) {
   EXPECT_EQ(Count(db, "SELECT count(*) FROM GSYS_DIAGNOSTICS WHERE"
                       " name = 'processes_without_exit_flush'"),
             1);
+}
+
+// The sampler reports each process's lost-samples total so far, again whenever it grows: the
+// report counts the largest total per process once (5, 12 -> 12; plus 3 of another process).
+TEST_F(ImporterTest, LostCpuSamplesCountedOncePerProcessInDiagnostics) {
+  for (auto [pid, totals] : {std::pair<uint32_t, std::vector<int64_t>>{100, {5, 12}},
+                             std::pair<uint32_t, std::vector<int64_t>>{200, {3}}}) {
+    auto sb = Process(pid);
+    for (int64_t total : totals) {
+      format::StackNoticeBody n{total, static_cast<uint32_t>(format::StackNotice::kSamplesLost), 0};
+      sb.Add(format::kStackNotice, pid, n);
+    }
+    sb.FlushChunk();
+    WriteStream(pid, sb);
+  }
+  Database db = Import();
+  EXPECT_EQ(Count(db, "SELECT value FROM GSYS_DIAGNOSTICS WHERE name = 'cpu_samples_lost'"
+                      " AND severity = 'data_loss'"),
+            15);
 }
 
 TEST_F(ImporterTest, RefusesExistingReportWithoutForce) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "report/import/stack_import.h"
 
+#include <algorithm>
 #include <cstring>
 #include <string_view>
 #include <unordered_map>
@@ -71,7 +72,12 @@ bool StackSessionImport::Add(const format::RecordView& r, uint32_t pid, bool use
     std::string_view text;
     if (!r.Body(&b)) return true;
     if (b.notice == static_cast<uint32_t>(format::StackNotice::kSamplesLost)) {
-      stats_.lost_samples += static_cast<uint64_t>(b.value);  // cumulative per process: last wins
+      // Each notice carries the process's total so far (capture/stack/sampler.cc): count what
+      // it adds to the largest total seen for that process, not the total again.
+      uint64_t& seen = lost_by_pid_[pid];
+      uint64_t total = std::max(seen, static_cast<uint64_t>(std::max<int64_t>(b.value, 0)));
+      stats_.lost_samples += total - seen;
+      seen = total;
       return true;
     }
     if (r.Text(sizeof(b), 0, b.text_len, &text)) {

@@ -67,6 +67,7 @@ class StackSessionImport {
   };
 
   bool Add(const format::RecordView& r, uint32_t pid, bool uses_ticks);
+  std::map<uint32_t, uint64_t> lost_by_pid_;  // the largest lost-samples total per process
   int64_t Rel(int64_t t, bool uses_ticks) const {
     return SaturatingSub(uses_ticks && ticks_ != nullptr ? ticks_->ToNs(t) : t, origin_);
   }

@@ -133,14 +133,6 @@ void ScanStreams(const std::vector<std::unique_ptr<format::StreamFile>>& files, 
   ticks->Finish();
 }
 
-Status InsertMeta(Database& db, const std::string& name, const std::string& value) {
-  GSYS_ASSIGN_OR_RETURN(Statement s,
-                        db.Prepare("INSERT OR REPLACE INTO GSYS_META(name, value) VALUES(?, ?)"));
-  GSYS_RETURN_IF_ERROR(s.BindText(1, name));
-  GSYS_RETURN_IF_ERROR(s.BindText(2, value));
-  return s.Step().status();
-}
-
 struct SessionTotals {
   std::map<uint32_t, ProcessFacts> processes;  // last image per pid
   std::map<int64_t, std::string> thread_names; // globalTid -> name

@@ -455,4 +455,12 @@ Status ReportWriter::Commit() {
   return db_.Exec("COMMIT");
 }
 
+Status InsertMeta(Database& db, const std::string& name, const std::string& value) {
+  GSYS_ASSIGN_OR_RETURN(Statement s,
+                        db.Prepare("INSERT OR REPLACE INTO GSYS_META(name, value) VALUES(?, ?)"));
+  GSYS_RETURN_IF_ERROR(s.BindText(1, name));
+  GSYS_RETURN_IF_ERROR(s.BindText(2, value));
+  return s.Step().status();
+}
+
 }  // namespace gsys::report

@@ -137,4 +137,7 @@ class ReportWriter {
   std::vector<QueuedOsrt> osrt_batch_;
 };
 
+// One GSYS_META row (name -> value), replacing an earlier value of `name`.
+Status InsertMeta(Database& db, const std::string& name, const std::string& value);
+
 }  // namespace gsys::report

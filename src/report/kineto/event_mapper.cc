@@ -179,9 +179,7 @@ Status EventMapper::MapCpuRange(const TraceEvent& e, int64_t category) {
   ++cpu_pids_[pid];
   threads_.insert({pid, tid});
   nvtx_categories_.insert(category);
-  int64_t start = Rel(*e.ts_ns);
-  int64_t end = SaturatingAdd(start, e.dur_ns.value_or(0));
-  max_rel_ = std::max(max_rel_, end);
+  auto [start, end] = EventSpan(e);
   GSYS_ASSIGN_OR_RETURN(int64_t text_id, Intern(e.name));
   NvtxRow row;
   row.start = start;
@@ -203,9 +201,7 @@ Status EventMapper::MapRuntime(const TraceEvent& e, int64_t event_class) {
   if (!main_pid_) main_pid_ = pid;
   ++cpu_pids_[pid];
   threads_.insert({pid, tid});
-  int64_t start = Rel(*e.ts_ns);
-  int64_t end = SaturatingAdd(start, e.dur_ns.value_or(0));
-  max_rel_ = std::max(max_rel_, end);
+  auto [start, end] = EventSpan(e);
   GSYS_ASSIGN_OR_RETURN(int64_t name_id, Intern(e.name));
   if (e.args.correlation) api_correlations_.insert(*e.args.correlation);
   return tables_.Runtime(
@@ -222,6 +218,13 @@ int64_t EventMapper::GpuStream(const TraceEvent& e) const {
   return e.tid.numeric ? e.tid.number : 0;
 }
 
+std::pair<int64_t, int64_t> EventMapper::EventSpan(const TraceEvent& e) {
+  int64_t start = Rel(*e.ts_ns);
+  int64_t end = SaturatingAdd(start, e.dur_ns.value_or(0));
+  max_rel_ = std::max(max_rel_, end);
+  return {start, end};
+}
+
 void EventMapper::NoteGpu(const TraceEvent& e, int64_t device) {
   gpu_devices_.insert(device);
   streams_.insert({device, e.args.context.value_or(0), GpuStream(e)});
@@ -233,9 +236,7 @@ Status EventMapper::MapKernel(const TraceEvent& e) {
   ++stats_.kernels;
   int64_t device = GpuDevice(e);
   NoteGpu(e, device);
-  int64_t start = Rel(*e.ts_ns);
-  int64_t end = SaturatingAdd(start, e.dur_ns.value_or(0));
-  max_rel_ = std::max(max_rel_, end);
+  auto [start, end] = EventSpan(e);
   auto it = kernel_names_.find(e.name);
   if (it == kernel_names_.end()) {
     std::string name = NsysKernelName(e.name);
@@ -274,9 +275,7 @@ Status EventMapper::MapMemcpy(const TraceEvent& e) {
   ++stats_.memcpys;
   int64_t device = GpuDevice(e);
   NoteGpu(e, device);
-  int64_t start = Rel(*e.ts_ns);
-  int64_t end = SaturatingAdd(start, e.dur_ns.value_or(0));
-  max_rel_ = std::max(max_rel_, end);
+  auto [start, end] = EventSpan(e);
   CopyKinds k = ParseMemcpyName(e.name, e.args.copy_kind);
   return tables_.Memcpy({start, end, device, e.args.context.value_or(0), GpuStream(e),
                          e.args.correlation, MainGlobalPid(), e.args.bytes.value_or(0), k.copy_kind,
@@ -287,9 +286,7 @@ Status EventMapper::MapMemset(const TraceEvent& e) {
   ++stats_.memsets;
   int64_t device = GpuDevice(e);
   NoteGpu(e, device);
-  int64_t start = Rel(*e.ts_ns);
-  int64_t end = SaturatingAdd(start, e.dur_ns.value_or(0));
-  max_rel_ = std::max(max_rel_, end);
+  auto [start, end] = EventSpan(e);
   return tables_.Memset({start, end, device, e.args.context.value_or(0), GpuStream(e),
                          e.args.correlation, MainGlobalPid(), 0, e.args.bytes.value_or(0),
                          ParseMemsetKind(e.name)});
@@ -300,9 +297,7 @@ Status EventMapper::MapSync(const TraceEvent& e) {
   int64_t device = GpuDevice(e);
   gpu_devices_.insert(device);
   if (!main_pid_) null_gpu_pid_ = true;
-  int64_t start = Rel(*e.ts_ns);
-  int64_t end = SaturatingAdd(start, e.dur_ns.value_or(0));
-  max_rel_ = std::max(max_rel_, end);
+  auto [start, end] = EventSpan(e);
   int64_t kind = ParseSyncKind(e.args.sync_kind.empty() ? e.name : e.args.sync_kind);
   return tables_.Sync({start, end, device, e.args.context.value_or(0), GpuStream(e),
                        e.args.correlation, MainGlobalPid(), kind, e.args.event_id.value_or(0)});

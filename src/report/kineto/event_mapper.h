@@ -87,6 +87,8 @@ class EventMapper : public TraceSink {
   int64_t GpuDevice(const TraceEvent& e) const;
   int64_t GpuStream(const TraceEvent& e) const;
   void NoteGpu(const TraceEvent& e, int64_t device);
+  // [start, end] of complete event `e` on the report's timeline; extends the trace's end.
+  std::pair<int64_t, int64_t> EventSpan(const TraceEvent& e);
   Result<int64_t> Intern(std::string_view s) { return w_->Intern(s); }
   Status ShiftTimes();
   Status WriteProcessesAndThreads();

@@ -23,14 +23,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-Status InsertMeta(Database& db, const std::string& name, const std::string& value) {
-  GSYS_ASSIGN_OR_RETURN(Statement s,
-                        db.Prepare("INSERT OR REPLACE INTO GSYS_META(name, value) VALUES(?, ?)"));
-  GSYS_RETURN_IF_ERROR(s.BindText(1, name));
-  GSYS_RETURN_IF_ERROR(s.BindText(2, value));
-  return s.Step().status();
-}
-
 // GSYS_META and TARGET_INFO_SESSION_START_TIME. The rank goes into `output_values` as RANK= and
 // WORLD_SIZE=, where `gsys export --type kineto` and the recipes look for it.
 Status WriteSessionFacts(ReportWriter& w, const EventMapper& m, const KinetoImportOptions& o,

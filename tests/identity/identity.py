@@ -54,7 +54,8 @@ ALLOWED = """allowed differences (docs/reliability.md):
  2. GSYS_*, LD_PRELOAD, NVTX_INJECTION64_PATH, CUDA_INJECTION64_PATH in the environment;
  3. the target's first process leads its own process group (group_leader=1) under gsys;
  4. glibc's internal signals 32 and 33 are not compared in SigIgn/SigCgt;
- 5. the capture stream: one close-on-exec file descriptor numbered 700 or above."""
+ 5. the capture stream: one close-on-exec file descriptor numbered 700 or above (two where a
+    seccomp filter keeps the writer in the program's table: the writer's status file too)."""
 
 
 def modes(build, tmp):

@@ -592,6 +592,29 @@ def case_seccomp_kill_unshare():
     seccomp_case("eperm:unshare,eperm:close_range", "-t", "nvtx,osrt")
 
 
+def case_seccomp_descriptors_unseen():
+    # Under a filter that kills or refuses unshare the writer shares the program's descriptor
+    # table: a stream open, or a /proc read for a thread name or the command line, made while
+    # the program runs was listed at the lowest free number (identity.seccomp_kill saw fd 3 and
+    # fd 4 in a grandchild). Everything gsys opens is opened before the program goes on, or
+    # not at all; a program watching /proc/self/fd for 1.5 s sees nothing new below 700.
+    for rules in ("kill:unshare,kill:close_range", "eperm:unshare,eperm:close_range",
+                  "kill:unshare,kill:close_range,trap:prctl,kill:statfs"):
+        cmd = [seccomp_prog(), rules, prog(), "fdwatch", "3", "1500"]
+        b = bare(cmd)
+        if b.returncode == 77:
+            skip("seccomp filters are not available here")
+        eq(b.stdout, "new low descriptors seen: 0\n", f"bare run under {rules}")
+        p, r = profile(cmd, "-t", "nvtx",
+                       output="fdwatch_" + rules.replace(":", "_").replace(",", "_"))
+        print(p.stderr)
+        eq(p.returncode, 0, f"exit code under {rules}")
+        eq(p.stdout, b.stdout, f"descriptors the program saw under {rules}")
+        check_report_opens(r)
+        if texts(r, "w") == 0:
+            fail(f"no 'w' ranges in the report under {rules}")
+
+
 def case_seccomp_perf_event_open():
     # -s process-tree and --cpuctxsw open perf events (capture/stack): refused (EPERM) they fall
     # back to the timer / are turned off; killed they must not be made at all.

@@ -6,6 +6,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -20,8 +21,33 @@
 namespace gsys::capture {
 namespace {
 
+// UseStatusDescriptor's descriptor of this thread's status file, and its identity.
+thread_local int t_status_fd = -1;
+thread_local uint64_t t_status_dev = 0, t_status_ino = 0;
+
+// Reads the kept descriptor again from its start (a /proc status file is made anew for each
+// read from offset 0); 0 when there is none or it is no longer that file.
+size_t ReadKeptStatus(char* buf, size_t cap) {
+  struct stat st {};
+  if (t_status_fd < 0 || syscall(SYS_fstat, t_status_fd, &st) != 0 ||
+      static_cast<uint64_t>(st.st_dev) != t_status_dev ||
+      static_cast<uint64_t>(st.st_ino) != t_status_ino) {
+    return 0;
+  }
+  size_t n = 0;
+  while (n + 1 < cap) {
+    long r = syscall(SYS_pread64, t_status_fd, buf + n, cap - 1 - n, static_cast<long>(n));
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) break;
+    n += static_cast<size_t>(r);
+  }
+  buf[n] = '\0';
+  return n;
+}
+
 // Reads the calling thread's status file into `buf` (raw syscalls: no stdio, no allocation).
 size_t ReadOwnStatus(char* buf, size_t cap) {
+  if (size_t n = ReadKeptStatus(buf, cap)) return n;
   long fd = syscall(SYS_openat, AT_FDCWD, "/proc/thread-self/status", O_RDONLY | O_CLOEXEC, 0);
   if (fd < 0) fd = syscall(SYS_openat, AT_FDCWD, "/proc/self/status", O_RDONLY | O_CLOEXEC, 0);
   if (fd < 0) return 0;
@@ -231,6 +257,17 @@ void PrimeSyscallProbes(const ProbeCall* calls, int count) {
     }
   }
   errno = saved_errno;
+}
+
+void UseStatusDescriptor(int fd) {
+  struct stat st {};
+  if (fd < 0 || syscall(SYS_fstat, fd, &st) != 0) {
+    t_status_fd = -1;
+    return;
+  }
+  t_status_fd = fd;
+  t_status_dev = static_cast<uint64_t>(st.st_dev);
+  t_status_ino = static_cast<uint64_t>(st.st_ino);
 }
 
 int SeccompModeOfThisThread() {

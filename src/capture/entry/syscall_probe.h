@@ -26,6 +26,12 @@ enum class ProbeResult { kSafe, kUnsafe };
 // 0: no seccomp on the calling thread, 1: strict mode, 2: filter mode; -1 when unreadable.
 int SeccompModeOfThisThread();
 
+// Makes the calling thread's probes read `fd` (its own /proc status file, opened by another
+// thread where the program could not see it) instead of opening the file each time: in a
+// descriptor table shared with the program, an open would be seen at the lowest free number
+// (sink.cc, the writer thread). -1, or a descriptor that is no longer that file: open again.
+void UseStatusDescriptor(int fd);
+
 // Would syscall(nr, a0..a5) return to the caller (with any result or error)? Never makes the
 // call in this process.
 ProbeResult ProbeSyscall(long nr, long a0 = 0, long a1 = 0, long a2 = 0, long a3 = 0, long a4 = 0,

@@ -65,6 +65,21 @@ struct SinkState {
   // no filter at all (the writer's own calls need no probe), and unshare(CLONE_FILES) survives.
   bool writer_unfiltered = true;
   bool may_unshare = true;
+  // The start handshake of a filtered writer (StartWriter, WriterMain): 1 = the writer's tid is
+  // in writer_tid, 2 = writer_status_fd is set (or stays -1), 3 = the writer knows its table.
+  std::atomic<uint32_t> start_word{0};
+  int writer_status_fd = -1;  // the writer's /proc status file, opened for it (700 or above)
+  uint64_t writer_status_dev = 0, writer_status_ino = 0;  // its identity
+  // The writer could not get a table of its own (a seccomp filter kills or refuses unshare):
+  // a descriptor the capture opens is then in the program's table, at the lowest free number
+  // until it is moved to 700 or above, where a program listing /proc/self/fd (or opening a
+  // file at that instant) would see it. So nothing is opened while the program runs: the
+  // stream is opened and the command line read before the program goes on (init, fork child),
+  // and a thread's name is what prctl(PR_GET_NAME) on that thread says when it gets its buffer.
+  bool shared_table = false;
+  char cmdline[4096] = {};
+  size_t cmdline_len = 0;
+  bool cmdline_read = false;
   std::atomic<uint32_t> writer_tid{0};
   // A final flush asked of the writer thread (FinalFlushByWriter): 1 = asked, 2 = done.
   std::atomic<uint32_t> final_word{0};
@@ -327,9 +342,10 @@ void AppendMeta(format::RecordKind kind, uint32_t tid, const Body& body, const c
 }
 
 void AppendProcessStart() {
-  static char cmdline[4096];
   static char exe[kMaxPathBytes];
-  size_t cmd_len = ReadSmallFile("/proc/self/cmdline", cmdline, sizeof(cmdline));
+  if (!g.cmdline_read) g.cmdline_len = ReadSmallFile("/proc/self/cmdline", g.cmdline, sizeof(g.cmdline));
+  const char* cmdline = g.cmdline;
+  size_t cmd_len = g.cmdline_len;
   long n = syscall(SYS_readlink, "/proc/self/exe", exe, sizeof(exe) - 1);
   const char* name = "";
   size_t name_len = 0;
@@ -473,7 +489,11 @@ void DrainBuffer(ThreadBuffer* b, bool final) {
     pred->state.store(ThreadBuffer::kFree, std::memory_order_release);
   }
   uint32_t state = b->state.load(std::memory_order_acquire);
-  if (!g.reserve_stopped) AppendThreadName(b, final && state == ThreadBuffer::kActive);
+  // In a shared table (SinkState::shared_table) the comm files are read at the final flush
+  // only, as the process ends, not while the program runs.
+  if (!g.reserve_stopped && (final || !g.shared_table)) {
+    AppendThreadName(b, final && state == ThreadBuffer::kActive);
+  }
   while (!b->Empty()) {
     if (kChunkCapacity - g.chunk_used < 16 * 1024) WriteChunk(0);
     g.chunk_used += b->Drain(g.chunk + g.chunk_used, kChunkCapacity - g.chunk_used,
@@ -549,6 +569,24 @@ long WriterSyscall(long nr, long a0, long a1 = 0, long a2 = 0) {
   return g.writer_unfiltered ? syscall(nr, a0, a1, a2) : GuardedSyscall(nr, a0, a1, a2);
 }
 
+void PostStartWord(uint32_t value) {
+  g.start_word.store(value, std::memory_order_release);
+  syscall(SYS_futex, &g.start_word, FUTEX_WAKE_PRIVATE, 1, nullptr, nullptr, 0);
+}
+
+// Waits (at most 200 ms) until the start handshake reaches `value`; false on timeout.
+bool WaitStartWord(uint32_t value) {
+  int64_t deadline = MonotonicNs() + 200 * 1000 * 1000;
+  for (;;) {
+    uint32_t seen = g.start_word.load(std::memory_order_acquire);
+    if (seen >= value) return true;
+    int64_t left = deadline - MonotonicNs();
+    if (left <= 0) return false;
+    timespec ts{static_cast<time_t>(left / 1000000000), static_cast<long>(left % 1000000000)};
+    syscall(SYS_futex, &g.start_word, FUTEX_WAIT_PRIVATE, seen, &ts, nullptr, 0);
+  }
+}
+
 // Gives the writer thread a descriptor table of its own, emptied: the stream descriptor it
 // opens later is out of the program's reach (a program that closes or dup2()s onto every
 // descriptor cannot make us write into its files), and the copy holds none of the program's
@@ -573,8 +611,19 @@ void* WriterMain(void*) {
   sigset_t all;
   sigfillset(&all);
   pthread_sigmask(SIG_BLOCK, &all, nullptr);  // signals go to the target's threads
+  if (!g.writer_unfiltered) {
+    // Its guarded calls read its seccomp state from a status file opened for it before the
+    // program goes on (StartWriter), not by opening one here in a table it may share.
+    g.writer_tid.store(t_thread.tid, std::memory_order_relaxed);
+    PostStartWord(1);
+    WaitStartWord(2);
+    UseStatusDescriptor(g.writer_status_fd);
+  }
   WriterSyscall(SYS_prctl, PR_SET_NAME, reinterpret_cast<long>("gsys-writer"));
   UsePrivateDescriptorTable();
+  // A table of its own was emptied (close_range): the status descriptor is not in it.
+  if (g.private_table.load(std::memory_order_relaxed)) UseStatusDescriptor(-1);
+  PostStartWord(3);
   const int64_t interval = g.config->flush_interval_ms * 1000000ll;
   // The tick clock is calibrated once ~20 ms after init; wakes before that are served too (a
   // thread can fill its buffer in a few ms), the drains need no calibration.
@@ -641,6 +690,49 @@ bool FinalFlushByWriter() {
   return true;
 }
 
+// The shared-table work (SinkState::shared_table) done on the thread that starts the writer,
+// before the program goes on: the stream opened (and moved to 700 or above) and the command
+// line read. Under the drain lock: the writer may already be draining.
+void PrepareSharedTable() {
+  bool locked = LockDrain(true);
+  g.shared_table = true;
+  g.cmdline_len = ReadSmallFile("/proc/self/cmdline", g.cmdline, sizeof(g.cmdline));
+  g.cmdline_read = true;
+  if (g.fd < 0 && !g.disabled.load()) OpenStream();
+  if (locked) UnlockDrain();
+}
+
+// The filtered writer's start, seen from the thread that starts it (before the program goes
+// on): opens the writer's status file for it, then learns whether it got a table of its own;
+// if not, does the shared-table work here. Each wait is bounded (200 ms): a writer not yet
+// scheduled then opens its status file itself and counts as sharing the table.
+void HandshakeFilteredWriter() {
+  if (WaitStartWord(1)) {
+    char path[64];
+    std::snprintf(path, sizeof(path), "/proc/self/task/%u/status",
+                  g.writer_tid.load(std::memory_order_relaxed));
+    long fd = RawOpen(path, O_RDONLY | O_CLOEXEC, 0);
+    long moved = fd >= 0 ? syscall(SYS_fcntl, fd, F_DUPFD_CLOEXEC, 700) : -1;
+    if (moved >= 0) {
+      syscall(SYS_close, fd);
+      fd = moved;
+    }
+    struct stat st {};
+    if (fd >= 0 && syscall(SYS_fstat, fd, &st) == 0) {
+      g.writer_status_dev = st.st_dev;
+      g.writer_status_ino = st.st_ino;
+    }
+    g.writer_status_fd = static_cast<int>(fd);
+  }
+  PostStartWord(2);
+  bool own_table = WaitStartWord(3) && g.private_table.load(std::memory_order_acquire);
+  if (own_table && g.writer_status_fd >= 0) {
+    syscall(SYS_close, g.writer_status_fd);  // the writer's table has none; this one needs none
+    g.writer_status_fd = -1;
+  }
+  if (!own_table && !g.shared_table) PrepareSharedTable();
+}
+
 bool StartWriter() {
   // The writer inherits this thread's seccomp filters: probing here (cached per process) says
   // before the thread exists, and before a short-lived program could exit, whether its unshare
@@ -657,8 +749,15 @@ bool StartWriter() {
                       reinterpret_cast<long>(&probe_statfs)}},
     };
     PrimeSyscallProbes(calls, static_cast<int>(sizeof(calls) / sizeof(calls[0])));
+    // Asked once here, so that the log line for a call the filter forbids is written now, not
+    // by path from the writer while the program runs (a shared table would show it).
+    for (const ProbeCall& c : calls) SyscallAllowed(c.nr, c.args[0], c.args[1], c.args[2]);
   }
   g.may_unshare = g.writer_unfiltered || SyscallAllowed(SYS_unshare, CLONE_FILES);
+  g.shared_table = false;
+  g.cmdline_read = false;
+  g.start_word.store(0, std::memory_order_relaxed);
+  if (!g.may_unshare) PrepareSharedTable();
   pthread_attr_t attr;
   pthread_attr_init(&attr);
   pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
@@ -666,6 +765,9 @@ bool StartWriter() {
   int rc = pthread_create(&g.writer, &attr, WriterMain, nullptr);
   pthread_attr_destroy(&attr);
   g.writer_running = rc == 0;
+  // Unfiltered, the writer needs no status file and unshare(CLONE_FILES) cannot be refused.
+  // Filtered, unshare may still be refused (EPERM), known only once the writer tried.
+  if (g.writer_running && !g.writer_unfiltered) HandshakeFilteredWriter();
   return g.writer_running;
 }
 
@@ -872,6 +974,15 @@ void SinkForkChild(int64_t stream_id) {
   // forking thread's: closing the number here would close one of the program's files.
   if (g.fd >= 0 && !g.private_table.load()) syscall(SYS_close, g.fd);
   g.fd = -1;
+  // The parent's writer's status file, in the parent's table when it shared it (this copy of
+  // it too): closed when the number still holds it, whatever the program did with it since.
+  struct stat status_st {};
+  if (g.writer_status_fd >= 0 && syscall(SYS_fstat, g.writer_status_fd, &status_st) == 0 &&
+      static_cast<uint64_t>(status_st.st_dev) == g.writer_status_dev &&
+      static_cast<uint64_t>(status_st.st_ino) == g.writer_status_ino) {
+    syscall(SYS_close, g.writer_status_fd);
+  }
+  g.writer_status_fd = -1;
   g.private_table.store(false);
   g.writer_tid.store(0);
   g.final_word.store(0);

@@ -74,14 +74,15 @@ contract_hits "\"[^\"]*($session_files)" \
 # only where they are joined to a path.
 contract_hits '"[^"]*\.(vars|req|resp)"|"[^"]*/(info|control|requests)/?"|/ "(info|control|requests)"' \
   && report "a session-directory file name is spelled outside src/format/ (use format/session_files.h)"
-# The capture env var names, taken from their one definition; a literal that is the name (or
-# NAME=...) is a second copy, a mention inside help text is not.
-env_names=$(grep -oE '"GSYS_[A-Z0-9_]+"' src/format/capture_env_names.h | tr -d '"' | paste -sd'|')
+# The env var names of the contract, taken from their one definition; a literal that is the name
+# (or NAME=...) is a second copy, a mention inside help text is not.
+env_names=$(grep -ohE '"GSYS_[A-Z0-9_]+"' src/format/capture_env_names.h src/format/session_files.h \
+  | tr -d '"' | paste -sd'|')
 if [ -n "$env_names" ]; then
   contract_hits "\"($env_names)(\"|=)" \
-    && report "a capture env var name is spelled outside src/format/ (use format/capture_env_names.h)"
+    && report "a contract env var name is spelled outside src/format/ (use format/capture_env_names.h or session_files.h)"
 else
-  report "no GSYS_* names found in src/format/capture_env_names.h"
+  report "no GSYS_* names found in src/format/capture_env_names.h"  # the check would pass vacuously
 fi
 
 [ $fail -eq 0 ] && echo "layering: ok"

@@ -138,7 +138,7 @@ Result<int> RunLive(const LiveRunOptions& o) {
   launcher::CaptureSettings capture;
   GSYS_RETURN_IF_ERROR(ToCaptureSettings(o.options, "gsys " + o.verb, &capture));
   capture.sanitizer_needs = launcher::ElfSanitizerNeeds(executable);
-  const char* root_env = std::getenv("GSYS_SESSIONS_DIR");
+  const char* root_env = std::getenv(format::kEnvSessionsDir);
   std::string root = serving::SessionsRoot(root_env ? root_env : "");
   serving::SessionInfo info;
   info.name = o.session_name.empty() ? o.verb + "-" + std::to_string(getpid()) : o.session_name;
@@ -231,7 +231,7 @@ Result<int> RunLive(const LiveRunOptions& o) {
   if (left > 0) {
     std::fprintf(stderr, "gsys: %d window(s) not finalized within %.0f s (GSYS_PROFILE_SHUTDOWN_TIMEOUT); "
                  "the raw capture stays in %s\n", left, Seconds(o.shutdown_timeout_ns), dir->c_str());
-  } else if (fin.failures() == 0 && std::getenv("GSYS_KEEP_SESSION") == nullptr) {
+  } else if (fin.failures() == 0 && std::getenv(format::kEnvKeepSession) == nullptr) {
     fs::remove_all(*dir, ec);
   }
   if ((range || st.range_armed_ever) && st.live->control().range_windows_opened() == 0) {

@@ -53,6 +53,12 @@ inline constexpr const char* kRequestsDir = "requests";
 inline constexpr const char* kRequestSuffix = ".req";
 inline constexpr const char* kResponseSuffix = ".resp";
 
+// --- Variables that place or keep session directories (read by the CLI) ------------------
+// ROOT of the live sessions (default /tmp/gsys-sessions-<uid>: serving::SessionsRoot).
+inline constexpr const char* kEnvSessionsDir = "GSYS_SESSIONS_DIR";
+// Set (any value): the session directory stays after its reports are written (debugging).
+inline constexpr const char* kEnvKeepSession = "GSYS_KEEP_SESSION";
+
 // Writes "DIR/<pid>-<stream_id>SUFFIX" (SUFFIX: kStreamFileSuffix, kProcessVarsSuffix, or
 // kStopMarkerInfix followed by `reason`) into buf[0..cap). Returns false when it does not fit.
 // No allocation: the capture library calls it in fork children and on its crash paths.

@@ -11,7 +11,7 @@ declare -A allowed=(
   [common]="common/"
   [format]="common/ format/"
   [capture]="common/ format/ capture/"
-  [launcher]="common/ launcher/"
+  [launcher]="common/ format/ launcher/"
   [report]="common/ format/ report/"
   [analysis]="common/ report/ analysis/ html/"
   [export]="common/ report/ analysis/ export/"
@@ -56,5 +56,34 @@ grep -rEn 'std::cout|std::cerr' src --include='*.cc' --include='*.h' | grep -v '
   && report "std::cout/std::cerr are not used (write through cli/output or stdio in main)"
 grep -rEn '(^|[^_a-zA-Z:.])exit\(' src --include='*.cc' | grep -v -e 'src/cli/main.cc' -e '_test.cc' \
   -e '_exit(' -e 'src/capture/' -e 'src/launcher/' && report "exit( is only called from cli/main.cc"
+# The session contract (CONTRIBUTING.md §2) lives in format/ only: a session-directory file name
+# or a GSYS_* variable the launcher passes to the capture library is spelled as a string literal
+# nowhere else in src/ (tests excluded: they pin the bytes independently). Code uses the
+# constants of format/session_files.h and format/capture_env_names.h.
+contract_hits() {  # code lines (comments stripped) of src/ outside format/ matching ERE $1
+  grep -rEn --include='*.cc' --include='*.h' "$1" src \
+    | grep -v -e '^src/format/' -e '_test\.cc:' -e '_test_util\.' \
+    | sed -E 's#^([^:]+:[0-9]+:)[[:space:]]*//.*#\1#; s#[[:space:]]//[^"]*$##' \
+    | grep -E "$1"
+}
+# Names distinctive enough to flag wherever a string literal holds them (messages included).
+session_files='session\.meta|shutdown-request|gpu_metrics\.tsv|gpu_metrics_devices\.tsv|\.gsysraw|\.stopped-|\.gsys-session|disk-reserve'
+contract_hits "\"[^\"]*($session_files)" \
+  && report "a session-directory file name is spelled outside src/format/ (use format/session_files.h)"
+# Short suffixes: flagged as a whole literal; generic words ("info", "control", "requests"):
+# only where they are joined to a path.
+contract_hits '"[^"]*\.(vars|req|resp)"|"[^"]*/(info|control|requests)/?"|/ "(info|control|requests)"' \
+  && report "a session-directory file name is spelled outside src/format/ (use format/session_files.h)"
+# The env var names of the contract, taken from their one definition; a literal that is the name
+# (or NAME=...) is a second copy, a mention inside help text is not.
+env_names=$(grep -ohE '"GSYS_[A-Z0-9_]+"' src/format/capture_env_names.h src/format/session_files.h \
+  | tr -d '"' | paste -sd'|')
+if [ -n "$env_names" ]; then
+  contract_hits "\"($env_names)(\"|=)" \
+    && report "a contract env var name is spelled outside src/format/ (use format/capture_env_names.h or session_files.h)"
+else
+  report "no GSYS_* names found in src/format/capture_env_names.h"  # the check would pass vacuously
+fi
+
 [ $fail -eq 0 ] && echo "layering: ok"
 exit $fail

@@ -10,6 +10,7 @@
 #include "cli/flags.h"
 #include "cli/subcommand.h"
 #include "common/strings.h"
+#include "format/session_files.h"
 #include "format/session_meta.h"
 #include "launcher/report_groups.h"
 #include "report/import/importer.h"
@@ -80,10 +81,13 @@ Result<int> ImportTrace(const ParsedFlags& flags, const std::string& trace) {
 const std::vector<FlagSpec>& ImportFlags() {
   static const std::vector<FlagSpec> kFlags = {
       {"output", 'o', FlagValue::kRequired, "REPORT",
-       "Report to write. Default: the output `gsys profile` chose for the session (one\n"
-       "report per value when its -o had a %q{VAR} set only inside the tree), else\n"
-       "SESSION_DIR with .gsys-session replaced by .gsys-rep; for a trace, TRACE without\n"
-       ".json/.json.gz (and .pt.trace) plus .gsys-rep."},
+       std::string(
+           "Report to write. Default: the output `gsys profile` chose for the session (one\n"
+           "report per value when its -o had a %q{VAR} set only inside the tree), else\n"
+           "SESSION_DIR with ") +
+           format::kSessionDirSuffix +
+           " replaced by .gsys-rep; for a trace, TRACE without\n"
+           ".json/.json.gz (and .pt.trace) plus .gsys-rep."},
       {"force-overwrite", 'f', FlagValue::kBool, "", "Overwrite an existing report."},
       {"quiet", 'q', FlagValue::kNone, "", "No progress bar or summary."},
       {"help", 'h', FlagValue::kNone, "", "Show this help."},

@@ -6,20 +6,22 @@
 #include <algorithm>
 #include <csignal>
 #include <cstdio>
-#include <cstring>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <memory>
 
 #include "cli/capture_settings.h"
-#include "cli/live_requests.h"
 #include "cli/exit_codes.h"
+#include "cli/live_requests.h"
 #include "cli/stats_summary.h"
 #include "cli/stderr_line.h"
 #include "cli/subcommand.h"
 #include "common/one_line.h"
 #include "common/secret_env.h"
 #include "common/strings.h"
+#include "export/exporter.h"
+#include "format/session_files.h"
 #include "format/session_meta.h"
 #include "launcher/launcher.h"
 #include "launcher/sanitizer_runtime.h"
@@ -29,7 +31,6 @@
 #include "serving/session_registry.h"
 #include "serving/window_scheduler.h"
 #include "upload/upload.h"
-#include "export/exporter.h"
 
 extern char** environ;
 
@@ -137,7 +138,7 @@ Result<int> RunLive(const LiveRunOptions& o) {
   launcher::CaptureSettings capture;
   GSYS_RETURN_IF_ERROR(ToCaptureSettings(o.options, "gsys " + o.verb, &capture));
   capture.sanitizer_needs = launcher::ElfSanitizerNeeds(executable);
-  const char* root_env = std::getenv("GSYS_SESSIONS_DIR");
+  const char* root_env = std::getenv(format::kEnvSessionsDir);
   std::string root = serving::SessionsRoot(root_env ? root_env : "");
   serving::SessionInfo info;
   info.name = o.session_name.empty() ? o.verb + "-" + std::to_string(getpid()) : o.session_name;
@@ -226,11 +227,11 @@ Result<int> RunLive(const LiveRunOptions& o) {
   int left = st.live->Finish(now, now + o.shutdown_timeout_ns);
   const serving::Finalizer& fin = st.live->finalizer();
   std::error_code ec;
-  fs::remove(*dir + "/info", ec);  // no longer a live session
+  fs::remove(*dir + "/" + format::kLiveInfoFile, ec);  // no longer a live session
   if (left > 0) {
     std::fprintf(stderr, "gsys: %d window(s) not finalized within %.0f s (GSYS_PROFILE_SHUTDOWN_TIMEOUT); "
                  "the raw capture stays in %s\n", left, Seconds(o.shutdown_timeout_ns), dir->c_str());
-  } else if (fin.failures() == 0 && std::getenv("GSYS_KEEP_SESSION") == nullptr) {
+  } else if (fin.failures() == 0 && std::getenv(format::kEnvKeepSession) == nullptr) {
     fs::remove_all(*dir, ec);
   }
   if ((range || st.range_armed_ever) && st.live->control().range_windows_opened() == 0) {

@@ -10,14 +10,19 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "cli/exit_codes.h"
-#include "cli/live_runner.h"
-#include "cli/flags.h"
 #include "cli/capture_options.h"
 #include "cli/capture_settings.h"
+#include "cli/exit_codes.h"
+#include "cli/flags.h"
+#include "cli/live_runner.h"
+#include "cli/profile_repeat.h"
+#include "cli/profile_reports.h"
+#include "cli/session_linger.h"
+#include "cli/stderr_line.h"
 #include "cli/subcommand.h"
 #include "common/secret_env.h"
 #include "common/strings.h"
+#include "format/session_files.h"
 #include "format/session_meta.h"
 #include "launcher/capture_env.h"
 #include "launcher/env_var_list.h"
@@ -27,14 +32,10 @@
 #include "launcher/resolve_output.h"
 #include "launcher/sanitizer_runtime.h"
 #include "launcher/session_dir.h"
-#include "cli/profile_repeat.h"
-#include "cli/profile_reports.h"
-#include "cli/session_linger.h"
-#include "cli/stderr_line.h"
-#include "serving/control_file.h"
-#include "serving/range_outcome.h"
 #include "report/import/capture_log.h"
 #include "report/import/importer.h"
+#include "serving/control_file.h"
+#include "serving/range_outcome.h"
 
 extern char** environ;
 
@@ -267,7 +268,7 @@ Status BuildPlan(const ParsedFlags& flags, CaptureOptions o, Plan* plan) {
   first.exists = [plan, &session_pid](const std::string& candidate) {
     std::string name = NameWith(*plan, candidate, session_pid);
     std::error_code e;
-    return fs::exists(name + ".gsys-rep", e) || fs::exists(name + ".gsys-session", e);
+    return fs::exists(name + ".gsys-rep", e) || fs::exists(name + format::kSessionDirSuffix, e);
   };
   GSYS_ASSIGN_OR_RETURN(std::string base, launcher::ResolveOutputPattern(pattern, first, "profile"));
   base = launcher::StripReportExtension(base);
@@ -286,7 +287,7 @@ Status BuildPlan(const ParsedFlags& flags, CaptureOptions o, Plan* plan) {
   if (name_known && fs::exists(plan->report_path, ec) && !plan->force) {
     return Bad("report '" + plan->report_path + "' exists (use -f/--force-overwrite true)");
   }
-  c.session_dir = fs::absolute(session + ".gsys-session").string();
+  c.session_dir = fs::absolute(session + format::kSessionDirSuffix).string();
   int64_t now = launcher::MonotonicNowNs();
   if (delay > 0) c.capture_start_ns = now + delay;
   if (duration > 0) {
@@ -298,7 +299,8 @@ Status BuildPlan(const ParsedFlags& flags, CaptureOptions o, Plan* plan) {
   } else {
     for (char** e = environ; *e != nullptr; ++e) plan->launch.env.emplace_back(*e);
   }
-  if (!c.capture_range.empty()) plan->launch.stop_request_file = c.session_dir + "/shutdown-request";
+  if (!c.capture_range.empty())
+    plan->launch.stop_request_file = c.session_dir + "/" + format::kShutdownRequestFile;
   format::SessionMeta& m = plan->meta;
   m["command_line"] = Join(plan->launch.argv, " ");
   // The target's environment and directory, for the report's META_DATA_CAPTURE and

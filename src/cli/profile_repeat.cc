@@ -11,6 +11,7 @@
 #include "cli/live_runner.h"
 #include "cli/session_linger.h"
 #include "cli/stderr_line.h"
+#include "format/session_files.h"
 #include "serving/live_session.h"
 
 namespace gsys::cli {
@@ -77,7 +78,8 @@ Result<int> RunRepeatedRanges(RepeatRun run, serving::ControlFile control) {
                  serving::NeverOpenedLine(run.range, live->control()).c_str());
   }
   std::error_code ec;
-  if (left == 0 && live->finalizer().failures() == 0 && std::getenv("GSYS_KEEP_SESSION") == nullptr) {
+  if (left == 0 && live->finalizer().failures() == 0 &&
+      std::getenv(format::kEnvKeepSession) == nullptr) {
     std::filesystem::remove_all(run.session_dir, ec);
   }
   return TargetExit(launched->exit_code, launched->term_signal,

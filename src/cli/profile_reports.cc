@@ -9,6 +9,7 @@
 #include "cli/subcommand.h"
 #include "common/strings.h"
 #include "export/exporter.h"
+#include "format/session_files.h"
 #include "launcher/report_groups.h"
 #include "report/import/importer.h"
 #include "report/import/process_vars_reader.h"
@@ -114,7 +115,7 @@ bool WriteProfileReports(const ProfileReports& p) {
   if (!all) {
     std::fprintf(stderr, "gsys: the raw capture is kept in %s (run 'gsys import' on it)\n",
                  p.session_dir.c_str());
-  } else if (std::getenv("GSYS_KEEP_SESSION") == nullptr) {
+  } else if (std::getenv(format::kEnvKeepSession) == nullptr) {
     fs::remove_all(p.session_dir, ec);
   }
   for (const auto& report : written) ExportAndStats(p, report);

@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "common/one_line.h"
+#include "format/session_files.h"
 
 namespace gsys::cli {
 
@@ -33,7 +34,7 @@ Result<std::optional<ParsedFlags>> ParseSessionVerb(const std::string& verb,
 }
 
 Result<serving::SessionInfo> FindLiveSession(const std::string& verb, const ParsedFlags& flags) {
-  const char* root = std::getenv("GSYS_SESSIONS_DIR");
+  const char* root = std::getenv(format::kEnvSessionsDir);
   auto s = serving::FindSession(serving::SessionsRoot(root ? root : ""), flags.Last("session").value_or(""));
   if (!s.ok()) return Error(s.status().code(), verb + ": " + s.status().message());
   return s;

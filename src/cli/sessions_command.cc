@@ -8,6 +8,7 @@
 #include "cli/flags.h"
 #include "cli/subcommand.h"
 #include "common/one_line.h"
+#include "format/session_files.h"
 #include "serving/session_registry.h"
 
 namespace gsys::cli {
@@ -48,7 +49,7 @@ class SessionsCommand : public Subcommand {
       return Error(StatusCode::kInvalidArgument, "sessions: bad --output-format '" + OneLine(format, 64) +
                    "' (expected plain or json)");
     }
-    const char* root = std::getenv("GSYS_SESSIONS_DIR");
+    const char* root = std::getenv(format::kEnvSessionsDir);
     auto all = serving::ListSessions(serving::SessionsRoot(root ? root : ""));
     if (!all.ok()) return Error(all.status().code(), "sessions: " + all.status().message());
     if (format == "json") {

@@ -13,19 +13,7 @@
 namespace gsys::format {
 
 inline constexpr uint32_t kChunkMagic = 0x43595347;  // "GSYC" little-endian
-// Stream files in a session directory are named "<pid>-<stream_id>.gsysraw".
-inline constexpr const char* kStreamFileSuffix = ".gsysraw";
-// A process whose capture stopped early (disk full, file size limit, write error) leaves an
-// empty marker "<pid>-<stream_id>.stopped-<reason>" beside its stream: creating an empty file
-// needs no data block, so it works on a full disk where a last chunk could not be written.
-inline constexpr const char* kStopMarkerInfix = ".stopped-";
-// The stop marker's reason when the filesystem reached the disk reserve (GSYS_DISK_RESERVE_BYTES).
-// That marker is not empty: there is room, so it holds one line "free=N reserve=M total=T".
-inline constexpr const char* kStopReasonDiskReserve = "disk-reserve";
-// The capture library's messages for the user, one file per process "log-<pid>.txt" of lines
-// "gsys[<pid>]: <text>": never the program's stderr (gsys prints them at the end).
-inline constexpr const char* kCaptureLogPrefix = "log-";
-inline constexpr const char* kCaptureLogSuffix = ".txt";
+// Stream files, stop markers and logs are named in session_files.h.
 inline constexpr uint32_t kMaxChunkPayload = 16u << 20;
 
 enum ChunkFlags : uint32_t {

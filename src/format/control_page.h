@@ -17,7 +17,6 @@
 
 namespace gsys::format {
 
-inline constexpr const char* kControlFileName = "control";
 inline constexpr uint32_t kControlMagic = 0x50435347;  // "GSCP"
 inline constexpr uint32_t kControlVersion = 1;
 inline constexpr uint32_t kControlRingSize = 64;

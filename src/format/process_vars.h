@@ -14,7 +14,6 @@
 
 namespace gsys::format {
 
-inline constexpr const char* kProcessVarsSuffix = ".vars";
 inline constexpr size_t kMaxProcessVarsBytes = 8192;
 
 // Appends "name=value\0" to buf[*used..cap); false (nothing appended) when it does not fit.

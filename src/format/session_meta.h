@@ -11,10 +11,9 @@
 #include <string>
 
 #include "common/status.h"
+#include "format/session_files.h"  // kSessionMetaFile
 
 namespace gsys::format {
-
-inline constexpr const char* kSessionMetaFile = "session.meta";
 
 using SessionMeta = std::map<std::string, std::string>;
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The environment of a profiled target: the inherited variables, the user's -e variables, the
-// GSYS_* settings of the capture library (capture/entry/env.h, docs/env.md) and the injection
-// variables (LD_PRELOAD, NVTX_INJECTION64_PATH, CUDA_INJECTION64_PATH).
+// GSYS_* settings of the capture library (format/capture_env_names.h, docs/env.md) and the
+// injection variables (LD_PRELOAD, NVTX_INJECTION64_PATH, CUDA_INJECTION64_PATH).
 #pragma once
 
 #include <cstdint>

@@ -6,9 +6,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <iterator>
+#include <optional>
 
+#include "format/gpu_metrics_file.h"
+#include "format/session_files.h"
 #include "launcher/launcher.h"
 
 namespace gsys::launcher {
@@ -39,10 +44,14 @@ bool Load(void* lib, const char* name, F* out) {
   return *out != nullptr;
 }
 
-// "v" when the NVML call succeeded, else "" (NULL in the report).
-std::string Field(int rc, unsigned long long v) { return rc == 0 ? std::to_string(v) : ""; }
-// A cached reading: "" while unread or unsupported (negative).
-std::string Field(int64_t cached) { return cached >= 0 ? std::to_string(cached) : ""; }
+// `v` when the NVML call succeeded, else not reported (NULL in the report).
+std::optional<int64_t> Field(int rc, unsigned long long v) {
+  return rc == 0 ? std::optional<int64_t>(static_cast<int64_t>(v)) : std::nullopt;
+}
+// A cached reading: not reported while unread or unsupported (negative).
+std::optional<int64_t> Field(int64_t cached) {
+  return cached >= 0 ? std::optional<int64_t>(cached) : std::nullopt;
+}
 
 void WriteAll(int fd, const std::string& s) {
   size_t off = 0;
@@ -82,7 +91,7 @@ bool GpuMetricsSampler::Start(const GpuMetricsOptions& o, std::string* why) {
   if (wanted.empty()) {
     for (unsigned int i = 0; i < count; ++i) wanted.push_back(static_cast<int>(i));
   }
-  std::string devices;
+  std::string devices = format::GpuMetricsHeader(format::kGpuMetricsDevicesKind);
   for (int i : wanted) {
     void* h = nullptr;
     if (i < 0 || static_cast<unsigned int>(i) >= count || a.handle(static_cast<unsigned int>(i), &h) != 0) {
@@ -94,19 +103,22 @@ bool GpuMetricsSampler::Start(const GpuMetricsOptions& o, std::string* why) {
     char name[96] = {}, uuid[96] = {};
     a.name(h, name, sizeof(name));
     a.uuid(h, uuid, sizeof(uuid));
-    devices += std::to_string(i) + "\t" + name + "\t" + uuid + "\n";
+    devices += format::FormatGpuMetricsDevice({i, name, uuid});
   }
   std::string dir = o.session_dir + "/";
-  int dfd = open((dir + "gpu_metrics_devices.tsv").c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  std::string devices_path = dir + format::kGpuMetricsDevicesFile;
+  int dfd = open(devices_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (dfd >= 0) {
     WriteAll(dfd, devices);
     close(dfd);
   }
-  fd_ = open((dir + "gpu_metrics.tsv").c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  std::string samples_path = dir + format::kGpuMetricsFile;
+  fd_ = open(samples_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd_ < 0) {
-    *why = "cannot create " + dir + "gpu_metrics.tsv";
+    *why = "cannot create " + samples_path;
     return false;
   }
+  WriteAll(fd_, format::GpuMetricsHeader(format::kGpuMetricsKind));
   period_ns_ = 1000000000LL / (o.frequency_hz > 0 ? o.frequency_hz : 10);
   pcie_tx_ = std::make_unique<std::atomic<int64_t>[]>(handles_.size());
   pcie_rx_ = std::make_unique<std::atomic<int64_t>[]>(handles_.size());
@@ -160,10 +172,17 @@ void GpuMetricsSampler::Run() {
       int prc = a.power(h, &power), trc = a.temperature(h, 0, &temp);
       int64_t tx = pcie_tx_[d].load(std::memory_order_relaxed);
       int64_t rx = pcie_rx_[d].load(std::memory_order_relaxed);
-      lines += std::to_string(now) + "\t" + std::to_string(indexes_[d]) + "\t" + Field(urc, u.gpu) +
-               "\t" + Field(urc, u.memory) + "\t" + Field(src, sm) + "\t" + Field(mrc_clock, mem) +
-               "\t" + Field(mrc, m.used) + "\t" + Field(mrc, m.total) + "\t" + Field(prc, power) +
-               "\t" + Field(trc, temp) + "\t" + Field(tx) + "\t" + Field(rx) + activity_.Read(d) + "\n";
+      format::GpuMetricsSample s;
+      s.timestamp_ns = now;
+      s.device = indexes_[d];
+      const std::optional<int64_t> counters[] = {Field(urc, u.gpu),  Field(urc, u.memory),
+                                                 Field(src, sm),     Field(mrc_clock, mem),
+                                                 Field(mrc, m.used), Field(mrc, m.total),
+                                                 Field(prc, power),  Field(trc, temp),
+                                                 Field(tx),          Field(rx)};
+      std::copy(std::begin(counters), std::end(counters), s.counters);
+      activity_.Read(d, &s);  // NVLink (the last two counters) and the GPM percentages
+      lines += format::FormatGpuMetricsSample(s);
     }
     WriteAll(fd_, lines);
     ++samples_;

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // GpuMetricsSampler: --gpu-metrics-devices / --gpu-metrics-frequency. Samples NVML from the
 // launcher (gsys itself, not the target; no privileges needed) on its own thread and appends one
-// line per device per sample to SESSION_DIR/gpu_metrics.tsv, which the importer turns into
-// GSYS_GPU_METRICS. libnvidia-ml.so.1 is dlopen()ed, never linked: without it (or without a GPU)
-// Start() returns false with a one-line reason and the profile goes on.
+// line per device per sample to the session's GPU metrics file (format/gpu_metrics_file.h,
+// versioned), which the importer turns into GSYS_GPU_METRICS. libnvidia-ml.so.1 is dlopen()ed,
+// never linked: without it (or without a GPU) Start() returns false with a one-line reason and the
+// profile goes on.
 //
 // Threading: Start/Stop on the caller's thread; sampling on one std::thread. PCIe throughput is
 // read on a second thread every 250 ms, because NVML measures it over a 20 ms window per counter

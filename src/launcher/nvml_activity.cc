@@ -3,7 +3,6 @@
 
 #include <dlfcn.h>
 
-#include <cstdio>
 #include <utility>
 
 namespace gsys::launcher {
@@ -121,12 +120,10 @@ void NvmlActivity::Begin(void* lib, const std::vector<void*>& devices) {
   }
 }
 
-std::string NvmlActivity::Read(size_t index) {
-  std::string out;
+void NvmlActivity::Read(size_t index, format::GpuMetricsSample* sample) {
   Device* d = api_ != nullptr && index < devices_.size() ? &devices_[index] : nullptr;
-  char buf[64];
-  // NVLink bytes since Begin.
-  bool nvlink = false;
+  // NVLink bytes since Begin: the last two counters.
+  constexpr size_t kNvlinkTx = format::kGpuMetricsCounters - 2;
   if (d != nullptr && d->tx_base >= 0) {
     NvmlFieldValue f[2] = {};
     f[0].field_id = kFieldNvlinkTx;
@@ -135,14 +132,11 @@ std::string NvmlActivity::Read(size_t index) {
     if (api_->field_values(d->handle, 2, f) == 0 && f[0].nvml_return == 0 && f[1].nvml_return == 0) {
       long long tx = static_cast<long long>(f[0].value.ull) - d->tx_base;
       long long rx = static_cast<long long>(f[1].value.ull) - d->rx_base;
-      std::snprintf(buf, sizeof(buf), "\t%lld\t%lld", tx * 1024, rx * 1024);
-      out += buf;
-      nvlink = true;
+      sample->counters[kNvlinkTx] = tx * 1024;
+      sample->counters[kNvlinkTx + 1] = rx * 1024;
     }
   }
-  if (!nvlink) out += "\t\t";
   // GPM percentages over the period since the previous sample.
-  bool gpm = false;
   if (d != nullptr && d->previous != nullptr && api_->gpm_sample(d->handle, d->current) == 0) {
     GpmMetricsGet g{};
     g.version = 1;
@@ -151,20 +145,12 @@ std::string NvmlActivity::Read(size_t index) {
     g.sample2 = d->current;
     for (unsigned int i = 0; i < kGpmMetricCount; ++i) g.metrics[i].metric_id = kGpmMetrics[i];
     if (api_->gpm_metrics(&g) == 0) {
-      for (const GpmMetric& m : g.metrics) {
-        if (m.nvml_return == 0) {
-          std::snprintf(buf, sizeof(buf), "\t%.2f", m.value);
-          out += buf;
-        } else {
-          out += "\t";
-        }
+      for (unsigned int i = 0; i < kGpmMetricCount && i < format::kGpuMetricsPercents; ++i) {
+        if (g.metrics[i].nvml_return == 0) sample->percents[i] = g.metrics[i].value;
       }
-      gpm = true;
     }
     std::swap(d->previous, d->current);
   }
-  if (!gpm) out += "\t\t\t\t";
-  return out;
 }
 
 }  // namespace gsys::launcher

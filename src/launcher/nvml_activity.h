@@ -13,8 +13,9 @@
 // Threading: Begin and Read on the sampler's thread only.
 #pragma once
 
-#include <string>
 #include <vector>
+
+#include "format/gpu_metrics_file.h"
 
 namespace gsys::launcher {
 
@@ -28,10 +29,10 @@ class NvmlActivity {
   // Resolves the optional NVML functions from `lib` (a dlopen handle) and takes the first
   // readings (NVLink baselines, first GPM samples) of `devices` (NVML handles).
   void Begin(void* lib, const std::vector<void*>& devices);
-  // Six tab-separated fields for device index `d` (as in Begin's list): NVLink TX and RX bytes
-  // since Begin, then SM active, SM occupancy, tensor active and DRAM bandwidth percent since
-  // the previous Read (or Begin). Empty fields where unavailable. Starts with a tab.
-  std::string Read(size_t d);
+  // Fills `sample`'s NVLink TX and RX bytes since Begin (its last two counters) and its SM
+  // active, SM occupancy, tensor active and DRAM bandwidth percent since the previous Read (or
+  // Begin), for device index `d` (as in Begin's list). Left unset where unavailable.
+  void Read(size_t d, format::GpuMetricsSample* sample);
   // Frees the GPM samples; call before NVML is shut down or unloaded (the destructor does not).
   void End();
 

@@ -8,6 +8,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "format/session_files.h"
+
 namespace gsys::serving {
 
 Result<ControlFile> ControlFile::Create(const std::string& session_dir, bool recording,

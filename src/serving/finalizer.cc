@@ -13,6 +13,7 @@
 #include <fstream>
 
 #include "format/record.h"
+#include "format/session_files.h"
 #include "format/session_meta.h"
 #include "format/stream_reader.h"
 #include "launcher/launcher.h"
@@ -59,7 +60,8 @@ void WaitForStreams(const std::string& dir, int64_t end_ns, int64_t deadline_ns)
     bool all = true;
     std::error_code ec;
     for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
-      if (e.path().extension() == ".gsysraw" && !StreamSettled(e.path().string(), after)) {
+      if (e.path().extension() == format::kStreamFileSuffix &&
+          !StreamSettled(e.path().string(), after)) {
         all = false;
         break;
       }

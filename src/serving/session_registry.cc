@@ -13,6 +13,7 @@
 #include <filesystem>
 
 #include "common/one_line.h"
+#include "format/session_files.h"
 #include "format/session_meta.h"
 #include "launcher/launcher.h"
 #include "serving/owned_file.h"
@@ -42,7 +43,7 @@ bool ValidName(const std::string& name) {
 }
 
 Result<SessionInfo> ReadInfo(const fs::path& dir) {
-  GSYS_ASSIGN_OR_RETURN(KeyValues kv, ReadKeyValues((dir / "info").string()));
+  GSYS_ASSIGN_OR_RETURN(KeyValues kv, ReadKeyValues((dir / format::kLiveInfoFile).string()));
   SessionInfo s;
   s.name = dir.filename().string();
   s.dir = dir.string();
@@ -77,12 +78,12 @@ Result<RegisteredSession> RegisterSession(const std::string& root, const Session
     }
     return lock.status();
   }
-  if (::mkdir((dir / "requests").c_str(), 0700) != 0) {
-    return Error(StatusCode::kIoError, "cannot create '" + (dir / "requests").string() + "': " +
-                                           std::strerror(errno));
+  if (::mkdir((dir / format::kRequestsDir).c_str(), 0700) != 0) {
+    return Error(StatusCode::kIoError, "cannot create '" + (dir / format::kRequestsDir).string() +
+                                           "': " + std::strerror(errno));
   }
   KeyValues kv{{"pid", std::to_string(info.pid)}, {"kind", info.kind}, {"command", info.command}};
-  GSYS_RETURN_IF_ERROR(WriteKeyValues((dir / "info").string(), kv));
+  GSYS_RETURN_IF_ERROR(WriteKeyValues((dir / format::kLiveInfoFile).string(), kv));
   return RegisteredSession{dir.string(), std::move(*lock)};
 }
 
@@ -127,18 +128,19 @@ Result<KeyValues> SendRequest(const SessionInfo& session, const KeyValues& reque
   static int counter = 0;
   std::string id = std::to_string(launcher::MonotonicNowNs()) + "-" + std::to_string(getpid()) +
                    "-" + std::to_string(counter++);
-  std::string base = session.dir + "/requests/" + id;
-  GSYS_RETURN_IF_ERROR(WriteKeyValues(base + ".req", request));
+  std::string base = session.dir + "/" + format::kRequestsDir + "/" + id;
+  GSYS_RETURN_IF_ERROR(WriteKeyValues(base + format::kRequestSuffix, request));
   int64_t deadline = launcher::MonotonicNowNs() + int64_t{timeout_ms} * 1000000;
   std::error_code ec;
   while (launcher::MonotonicNowNs() < deadline) {
-    if (fs::exists(base + ".resp", ec)) {
-      auto kv = ReadKeyValues(base + ".resp");
-      fs::remove(base + ".resp", ec);
+    std::string response = base + format::kResponseSuffix;
+    if (fs::exists(response, ec)) {
+      auto kv = ReadKeyValues(response);
+      fs::remove(response, ec);
       return kv;
     }
     // Ended: its launcher is gone, or (a zombie not yet reaped by its parent) took `info` away.
-    if (!Alive(session.pid) || !fs::exists(session.dir + "/info", ec)) {
+    if (!Alive(session.pid) || !fs::exists(session.dir + "/" + format::kLiveInfoFile, ec)) {
       return Error(StatusCode::kNotFound, "session '" + session.name + "' ended before answering");
     }
     timespec ts{0, 10 * 1000 * 1000};
@@ -151,13 +153,13 @@ Result<KeyValues> SendRequest(const SessionInfo& session, const KeyValues& reque
 std::vector<PendingRequest> TakeRequests(const std::string& session_dir) {
   std::vector<PendingRequest> out;
   std::error_code ec;
-  fs::path dir = fs::path(session_dir) / "requests";
+  fs::path dir = fs::path(session_dir) / format::kRequestsDir;
   if (!fs::is_directory(dir, ec)) return out;
   for (const auto& e : fs::directory_iterator(dir, ec)) {
     std::string name = e.path().filename().string();
-    if (e.path().extension() != ".req") continue;
+    if (e.path().extension() != format::kRequestSuffix) continue;
     PendingRequest r;
-    r.id = name.substr(0, name.size() - 4);
+    r.id = name.substr(0, name.size() - std::strlen(format::kRequestSuffix));
     auto kv = ReadKeyValues(e.path().string());
     fs::remove(e.path(), ec);
     if (!kv.ok()) {
@@ -165,7 +167,7 @@ std::vector<PendingRequest> TakeRequests(const std::string& session_dir) {
       continue;
     }
     r.fields = *kv;
-    r.response_file = (dir / (r.id + ".resp")).string();
+    r.response_file = (dir / (r.id + format::kResponseSuffix)).string();
     out.push_back(r);
   }
   std::sort(out.begin(), out.end(), [](const PendingRequest& a, const PendingRequest& b) { return a.id < b.id; });

@@ -17,6 +17,7 @@
 #include "export/exporter.h"
 #include "format/chunk.h"
 #include "format/cuda_records.h"
+#include "format/session_files.h"
 #include "format/stack_records.h"
 #include "format/stream_builder.h"
 #include "report/db/database.h"

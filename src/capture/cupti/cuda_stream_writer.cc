@@ -10,14 +10,16 @@
 #include <cstring>
 
 #include "format/chunk.h"
+#include "format/session_files.h"
 
 namespace gsys::capture::cupti {
 
 bool CudaStreamWriter::Open(const char* session_dir, uint32_t pid, uint64_t stream_id) {
   char path[1200];
-  int n = std::snprintf(path, sizeof(path), "%s/%u-%llu%s", session_dir, pid,
-                        static_cast<unsigned long long>(stream_id), format::kStreamFileSuffix);
-  if (n <= 0 || static_cast<size_t>(n) >= sizeof(path)) return false;
+  if (!format::ProcessFilePath(path, sizeof(path), session_dir, pid, stream_id,
+                               format::kStreamFileSuffix)) {
+    return false;
+  }
   fd_ = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   if (fd_ < 0) return false;
   pid_ = pid;

@@ -15,6 +15,7 @@
 #include "capture/entry/context.h"
 #include "capture/entry/log.h"
 #include "capture/sink/sink.h"
+#include "format/session_files.h"
 
 namespace gsys::capture {
 namespace {
@@ -33,7 +34,7 @@ void OnProfilerRange(bool on) {
   EmitRecord(format::RecordKind::kCaptureWindow, body);
   if (on || c.range_end != RangeEnd::kStopShutdown) return;
   char path[kMaxPathBytes + 64];
-  std::snprintf(path, sizeof(path), "%s/shutdown-request", c.session_dir);
+  std::snprintf(path, sizeof(path), "%s/%s", c.session_dir, format::kShutdownRequestFile);
   long fd = syscall(SYS_openat, AT_FDCWD, path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
   if (fd >= 0) syscall(SYS_close, fd);
 }

@@ -104,41 +104,48 @@ void ReadCudaConfig(const CaptureConfig& common, CudaConfig* c) {
   c->enabled = common.enabled && common.trace_cuda;
   std::memcpy(c->session_dir, common.session_dir, kMaxPathBytes);
   if (const char* v = std::getenv(kEnvCudaHome)) CopyString(c->cuda_home, kMaxPathBytes, v, std::strlen(v));
-  if (const char* g = std::getenv(kEnvCudaGraphTrace); g != nullptr && std::strncmp(g, "graph", 5) == 0) {
+  if (const char* g = std::getenv(format::kEnvCudaGraphTrace);
+      g != nullptr && std::strncmp(g, "graph", 5) == 0) {
     c->kinds |= kCudaGraph;
   }
-  if (const char* m = std::getenv(kEnvCudaMemoryUsage); m != nullptr && (*m == '1' || *m == 't')) {
+  if (const char* m = std::getenv(format::kEnvCudaMemoryUsage);
+      m != nullptr && (*m == '1' || *m == 't')) {
     c->kinds |= kCudaMemory;
   }
-  if (const char* k = std::getenv(kEnvCudaKinds); k != nullptr && *k != '\0') c->kinds = ParseCudaKinds(k);
-  if (const char* r = std::getenv(kEnvCaptureRange)) c->profiler_api_range = std::strcmp(r, "cudaProfilerApi") == 0;
+  if (const char* k = std::getenv(format::kEnvCudaKinds); k != nullptr && *k != '\0')
+    c->kinds = ParseCudaKinds(k);
+  if (const char* r = std::getenv(format::kEnvCaptureRange))
+    c->profiler_api_range = std::strcmp(r, "cudaProfilerApi") == 0;
   c->range_end = common.range_end;
   int64_t ms = 0;
-  if (ParseI64(std::getenv(kEnvCudaFlushMs), &ms) && ms >= 1 && ms <= 250) c->flush_ms = static_cast<int>(ms);
+  if (ParseI64(std::getenv(format::kEnvCudaFlushMs), &ms) && ms >= 1 && ms <= 250)
+    c->flush_ms = static_cast<int>(ms);
   c->capture_start_ns = common.capture_start_ns;
   c->capture_stop_ns = common.capture_stop_ns;
   c->log = common.log;
-  if (const char* v = std::getenv(kEnvCudaBacktrace); v != nullptr && *v != '\0') {
+  if (const char* v = std::getenv(format::kEnvCudaBacktrace); v != nullptr && *v != '\0') {
     ParseCudaBacktrace(v, &c->backtrace);
   }
-  if (const char* v = std::getenv(kEnvPythonBacktrace)) {
+  if (const char* v = std::getenv(format::kEnvPythonBacktrace)) {
     c->backtrace.python = c->backtrace.cuda_enabled && std::strcmp(v, "cuda") == 0;
   }
 }
 
 // -s, --sampling-frequency, --cpuctxsw and the stack test hook.
 void ReadStackConfig(CaptureConfig* c) {
-  if (const char* v = std::getenv(kEnvSample)) c->sampling.sample = std::strcmp(v, "process-tree") == 0;
+  if (const char* v = std::getenv(format::kEnvSample))
+    c->sampling.sample = std::strcmp(v, "process-tree") == 0;
   int64_t hz = 0;
-  if (ParseI64(std::getenv(kEnvSamplingFrequency), &hz) && hz >= 100 && hz <= 8000) {
+  if (ParseI64(std::getenv(format::kEnvSamplingFrequency), &hz) && hz >= 100 && hz <= 8000) {
     c->sampling.frequency_hz = static_cast<int>(hz);
   }
-  if (const char* v = std::getenv(kEnvCpuctxsw)) c->sampling.ctxsw = std::strcmp(v, "process-tree") == 0;
-  if (const char* v = std::getenv(kEnvSamplingMethod)) {
+  if (const char* v = std::getenv(format::kEnvCpuctxsw))
+    c->sampling.ctxsw = std::strcmp(v, "process-tree") == 0;
+  if (const char* v = std::getenv(format::kEnvSamplingMethod)) {
     if (std::strcmp(v, "perf") == 0) c->sampling.method = SamplingMethod::kPerf;
     if (std::strcmp(v, "timer") == 0) c->sampling.method = SamplingMethod::kTimer;
   }
-  const char* at = std::getenv(kEnvTestStackAt);
+  const char* at = std::getenv(format::kEnvTestStackAt);
   if (at == nullptr || *at == '\0') return;
   const char* colon = std::strchr(at, ':');
   size_t len = colon != nullptr ? static_cast<size_t>(colon - at) : std::strlen(at);
@@ -198,37 +205,41 @@ uint32_t ParseCudaKinds(const char* list) {
 }
 
 void ReadCaptureConfig(CaptureConfig* c) {
-  const char* dir = std::getenv(kEnvSessionDir);
+  const char* dir = std::getenv(format::kEnvSessionDir);
   if (dir == nullptr || *dir == '\0' || std::strlen(dir) + 64 >= kMaxPathBytes) return;
   CopyString(c->session_dir, kMaxPathBytes, dir, std::strlen(dir));
   c->enabled = true;
-  if (const char* v = std::getenv(kEnvInjectPath)) CopyString(c->inject_path, kMaxPathBytes, v, std::strlen(v));
-  if (const char* v = std::getenv(kEnvTrace)) ParseTrace(v, c);
+  if (const char* v = std::getenv(format::kEnvInjectPath))
+    CopyString(c->inject_path, kMaxPathBytes, v, std::strlen(v));
+  if (const char* v = std::getenv(format::kEnvTrace)) ParseTrace(v, c);
   int64_t n = 0;
-  if (ParseI64(std::getenv(kEnvOsrtThresholdNs), &n) && n >= 0) c->osrt_threshold_ns = n;
+  if (ParseI64(std::getenv(format::kEnvOsrtThresholdNs), &n) && n >= 0) c->osrt_threshold_ns = n;
   if (const char* v = std::getenv(kEnvLdLibraryPath)) {
     CopyString(c->ld_library_path, sizeof(c->ld_library_path), v, std::strlen(v));
   }
-  if (ParseI64(std::getenv(kEnvBufferBytes), &n) && n >= 4096 && n <= (1ll << 30)) {
+  if (ParseI64(std::getenv(format::kEnvBufferBytes), &n) && n >= 4096 && n <= (1ll << 30)) {
     c->buffer_bytes = static_cast<size_t>(n);
   }
-  if (ParseI64(std::getenv(kEnvMemoryLimitBytes), &n) && n >= 4096) {
+  if (ParseI64(std::getenv(format::kEnvMemoryLimitBytes), &n) && n >= 4096) {
     c->memory_limit_bytes = static_cast<size_t>(n);
   }
-  if (ParseI64(std::getenv(kEnvFlushIntervalMs), &n) && n >= 1 && n <= 250) {
+  if (ParseI64(std::getenv(format::kEnvFlushIntervalMs), &n) && n >= 1 && n <= 250) {
     c->flush_interval_ms = static_cast<int>(n);
   }
-  if (ParseI64(std::getenv(kEnvDiskReserveBytes), &n) && n >= 0) c->disk_reserve_bytes = n;
-  if (ParseI64(std::getenv(kEnvCaptureStartNs), &n) && n > 0) c->capture_start_ns = n;
-  if (ParseI64(std::getenv(kEnvCaptureStopNs), &n) && n > 0) c->capture_stop_ns = n;
-  if (const char* v = std::getenv(kEnvNvtxCapture); v != nullptr && *v != '\0') ParseTrigger(v, c);
-  if (const char* v = std::getenv(kEnvCaptureRangeEnd)) ParseRangeEnd(v, c);
-  if (const char* v = std::getenv(kEnvNvtxRegisteredOnly)) c->trigger_registered_only = std::strcmp(v, "0") != 0;
-  if (const char* v = std::getenv(kEnvLog)) c->log = std::strcmp(v, "1") == 0;
-  if (const char* v = std::getenv(kEnvOutputVars)) {
+  if (ParseI64(std::getenv(format::kEnvDiskReserveBytes), &n) && n >= 0) c->disk_reserve_bytes = n;
+  if (ParseI64(std::getenv(format::kEnvCaptureStartNs), &n) && n > 0) c->capture_start_ns = n;
+  if (ParseI64(std::getenv(format::kEnvCaptureStopNs), &n) && n > 0) c->capture_stop_ns = n;
+  if (const char* v = std::getenv(format::kEnvNvtxCapture); v != nullptr && *v != '\0')
+    ParseTrigger(v, c);
+  if (const char* v = std::getenv(format::kEnvCaptureRangeEnd)) ParseRangeEnd(v, c);
+  if (const char* v = std::getenv(format::kEnvNvtxRegisteredOnly))
+    c->trigger_registered_only = std::strcmp(v, "0") != 0;
+  if (const char* v = std::getenv(format::kEnvLog)) c->log = std::strcmp(v, "1") == 0;
+  if (const char* v = std::getenv(format::kEnvOutputVars)) {
     CopyString(c->output_vars, sizeof(c->output_vars), v, std::strlen(v));
   }
-  if (const char* v = std::getenv(kEnvClock)) c->allow_tsc = std::strcmp(v, "monotonic") != 0;
+  if (const char* v = std::getenv(format::kEnvClock))
+    c->allow_tsc = std::strcmp(v, "monotonic") != 0;
   // Round the buffer up to a power of two (the ring indexes with a mask).
   size_t b = 4096;
   while (b < c->buffer_bytes) b <<= 1;

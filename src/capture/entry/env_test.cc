@@ -12,10 +12,11 @@ namespace {
 class EnvTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    for (const char* v : {kEnvSessionDir, kEnvTrace, kEnvNvtxCapture, kEnvCaptureRangeEnd,
-                          kEnvBufferBytes, kEnvOsrtThresholdNs, kEnvCudaGraphTrace,
-                          kEnvCudaMemoryUsage, kEnvCaptureRange, kEnvCudaKinds, kEnvCudaFlushMs,
-                          kEnvCaptureStartNs}) {
+    for (const char* v :
+         {format::kEnvSessionDir, format::kEnvTrace, format::kEnvNvtxCapture,
+          format::kEnvCaptureRangeEnd, format::kEnvBufferBytes, format::kEnvOsrtThresholdNs,
+          format::kEnvCudaGraphTrace, format::kEnvCudaMemoryUsage, format::kEnvCaptureRange,
+          format::kEnvCudaKinds, format::kEnvCudaFlushMs, format::kEnvCaptureStartNs}) {
       unsetenv(v);
     }
   }
@@ -28,10 +29,10 @@ TEST_F(EnvTest, InertWithoutSessionDir) {
 }
 
 TEST_F(EnvTest, ParsesTraceThresholdAndBuffer) {
-  setenv(kEnvSessionDir, "/tmp/s", 1);
-  setenv(kEnvTrace, "nvtx", 1);
-  setenv(kEnvOsrtThresholdNs, "5000", 1);
-  setenv(kEnvBufferBytes, "10000", 1);
+  setenv(format::kEnvSessionDir, "/tmp/s", 1);
+  setenv(format::kEnvTrace, "nvtx", 1);
+  setenv(format::kEnvOsrtThresholdNs, "5000", 1);
+  setenv(format::kEnvBufferBytes, "10000", 1);
   CaptureConfig c;
   ReadCaptureConfig(&c);
   EXPECT_TRUE(c.enabled);
@@ -42,9 +43,9 @@ TEST_F(EnvTest, ParsesTraceThresholdAndBuffer) {
 }
 
 TEST_F(EnvTest, TriggerSplitsOnLastUnescapedAt) {
-  setenv(kEnvSessionDir, "/tmp/s", 1);
-  setenv(kEnvNvtxCapture, "a\\@b@c@Dom", 1);
-  setenv(kEnvCaptureRangeEnd, "repeat:3", 1);
+  setenv(format::kEnvSessionDir, "/tmp/s", 1);
+  setenv(format::kEnvNvtxCapture, "a\\@b@c@Dom", 1);
+  setenv(format::kEnvCaptureRangeEnd, "repeat:3", 1);
   CaptureConfig c;
   ReadCaptureConfig(&c);
   EXPECT_TRUE(c.nvtx_trigger);
@@ -55,13 +56,13 @@ TEST_F(EnvTest, TriggerSplitsOnLastUnescapedAt) {
 }
 
 TEST_F(EnvTest, TriggerAnyDomainAndDefaultDomain) {
-  setenv(kEnvSessionDir, "/tmp/s", 1);
-  setenv(kEnvNvtxCapture, "step@*", 1);
+  setenv(format::kEnvSessionDir, "/tmp/s", 1);
+  setenv(format::kEnvNvtxCapture, "step@*", 1);
   CaptureConfig c;
   ReadCaptureConfig(&c);
   EXPECT_TRUE(c.trigger_any_domain);
   EXPECT_STREQ(c.trigger_range, "step");
-  setenv(kEnvNvtxCapture, "step", 1);
+  setenv(format::kEnvNvtxCapture, "step", 1);
   CaptureConfig d;
   ReadCaptureConfig(&d);
   EXPECT_FALSE(d.trigger_any_domain);
@@ -70,18 +71,18 @@ TEST_F(EnvTest, TriggerAnyDomainAndDefaultDomain) {
 }
 
 TEST_F(EnvTest, CudaFollowsTraceListAndFlags) {
-  setenv(kEnvSessionDir, "/tmp/s", 1);
-  setenv(kEnvTrace, "nvtx,osrt", 1);
+  setenv(format::kEnvSessionDir, "/tmp/s", 1);
+  setenv(format::kEnvTrace, "nvtx,osrt", 1);
   CaptureConfig off;
   ReadCaptureConfig(&off);
   EXPECT_FALSE(off.cuda.enabled);
-  setenv(kEnvTrace, "cuda,nvtx", 1);
-  setenv(kEnvCudaGraphTrace, "graph", 1);
-  setenv(kEnvCudaMemoryUsage, "1", 1);
-  setenv(kEnvCaptureRange, "cudaProfilerApi", 1);
-  setenv(kEnvCaptureRangeEnd, "stop", 1);
-  setenv(kEnvCudaFlushMs, "50", 1);
-  setenv(kEnvCaptureStartNs, "123", 1);
+  setenv(format::kEnvTrace, "cuda,nvtx", 1);
+  setenv(format::kEnvCudaGraphTrace, "graph", 1);
+  setenv(format::kEnvCudaMemoryUsage, "1", 1);
+  setenv(format::kEnvCaptureRange, "cudaProfilerApi", 1);
+  setenv(format::kEnvCaptureRangeEnd, "stop", 1);
+  setenv(format::kEnvCudaFlushMs, "50", 1);
+  setenv(format::kEnvCaptureStartNs, "123", 1);
   CaptureConfig c;
   ReadCaptureConfig(&c);
   EXPECT_TRUE(c.cuda.enabled);
@@ -93,7 +94,7 @@ TEST_F(EnvTest, CudaFollowsTraceListAndFlags) {
   EXPECT_EQ(c.cuda.range_end, RangeEnd::kStop);
   EXPECT_EQ(c.cuda.flush_ms, 50);
   EXPECT_EQ(c.cuda.capture_start_ns, 123);
-  setenv(kEnvCudaKinds, "kernel,runtime", 1);
+  setenv(format::kEnvCudaKinds, "kernel,runtime", 1);
   CaptureConfig k;
   ReadCaptureConfig(&k);
   EXPECT_EQ(k.cuda.kinds, static_cast<uint32_t>(kCudaKernel | kCudaRuntime));
@@ -117,13 +118,13 @@ TEST_F(EnvTest, CudaBacktraceThresholdsPerCategory) {
 }
 
 TEST_F(EnvTest, StackSettings) {
-  setenv(kEnvSessionDir, "/tmp/s", 1);
-  setenv(kEnvTrace, "cuda,osrt", 1);
-  setenv(kEnvCudaBacktrace, "memory:100", 1);
-  setenv(kEnvPythonBacktrace, "cuda", 1);
-  setenv(kEnvSample, "process-tree", 1);
-  setenv(kEnvSamplingFrequency, "20000", 1);  // out of range: default kept
-  setenv(kEnvTestStackAt, "usleep:python", 1);
+  setenv(format::kEnvSessionDir, "/tmp/s", 1);
+  setenv(format::kEnvTrace, "cuda,osrt", 1);
+  setenv(format::kEnvCudaBacktrace, "memory:100", 1);
+  setenv(format::kEnvPythonBacktrace, "cuda", 1);
+  setenv(format::kEnvSample, "process-tree", 1);
+  setenv(format::kEnvSamplingFrequency, "20000", 1);  // out of range: default kept
+  setenv(format::kEnvTestStackAt, "usleep:python", 1);
   CaptureConfig c;
   ReadCaptureConfig(&c);
   EXPECT_TRUE(c.cuda.backtrace.cuda_enabled);
@@ -133,8 +134,8 @@ TEST_F(EnvTest, StackSettings) {
   EXPECT_EQ(c.sampling.frequency_hz, 1000);
   EXPECT_EQ(c.test_stack_osrt_function, 11);  // format::OsrtFunction usleep
   EXPECT_TRUE(c.test_stack_python);
-  for (const char* v : {kEnvCudaBacktrace, kEnvPythonBacktrace, kEnvSample,
-                        kEnvSamplingFrequency, kEnvTestStackAt}) {
+  for (const char* v : {format::kEnvCudaBacktrace, format::kEnvPythonBacktrace, format::kEnvSample,
+                        format::kEnvSamplingFrequency, format::kEnvTestStackAt}) {
     unsetenv(v);
   }
 }

@@ -10,7 +10,7 @@
 #include <cerrno>
 #include <cstdio>
 
-#include "format/chunk.h"
+#include "format/session_files.h"
 
 namespace gsys::capture {
 namespace {

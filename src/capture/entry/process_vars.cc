@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "format/process_vars.h"
+#include "format/session_files.h"
 
 namespace gsys::capture {
 namespace {
@@ -54,8 +55,8 @@ void RecordProcessVars(const CaptureConfig& config, int64_t stream_id) {
   // "RANK=12" would name another rank's report).
   unsigned pid = static_cast<unsigned>(syscall(SYS_getpid));
   char path[kMaxPathBytes + 64], tmp[kMaxPathBytes + 72];
-  std::snprintf(path, sizeof(path), "%s/%u-%lld%s", config.session_dir, pid,
-                static_cast<long long>(stream_id), format::kProcessVarsSuffix);
+  (void)format::ProcessFilePath(path, sizeof(path), config.session_dir, pid,
+                                static_cast<uint64_t>(stream_id), format::kProcessVarsSuffix);
   std::snprintf(tmp, sizeof(tmp), "%s.tmp", path);
   if (WriteWhole(tmp, bytes, used)) {
     syscall(SYS_renameat2, AT_FDCWD, tmp, AT_FDCWD, path, 0);  // renameat2: every arch has it

@@ -17,6 +17,7 @@
 #include "capture/nvtx/nvtx_trigger_seen.h"
 #include "capture/sink/sink.h"
 #include "format/record.h"
+#include "format/session_files.h"
 
 namespace gsys::capture {
 namespace {
@@ -200,7 +201,7 @@ void MaybeOpen(uint32_t domain, const Message& m, bool is_push, uint64_t range_i
 void RequestShutdown() {
   const CaptureConfig& c = CaptureContext().config;
   char path[kMaxPathBytes + 64];
-  std::snprintf(path, sizeof(path), "%s/shutdown-request", c.session_dir);
+  std::snprintf(path, sizeof(path), "%s/%s", c.session_dir, format::kShutdownRequestFile);
   long fd = syscall(SYS_openat, AT_FDCWD, path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
   if (fd >= 0) syscall(SYS_close, fd);
 }

@@ -10,6 +10,7 @@
 #include "capture/capture_domain.h"
 #include "capture/entry/context.h"
 #include "capture/osrt/osrt.h"
+#include "format/capture_env_names.h"
 
 extern char** environ;
 
@@ -84,7 +85,7 @@ char* const* OsrtPrepareExec(char* const* envp, bool flush) {
   const char* lib = ctx.config.inject_path;
   if (lib[0] == '\0') return envp;
   const char* preload = FindVar(envp, "LD_PRELOAD");
-  bool has_session = HasVar(envp, "GSYS_SESSION_DIR", 16);
+  bool has_session = HasVar(envp, format::kEnvSessionDir, std::strlen(format::kEnvSessionDir));
   bool has_preload = preload != nullptr && std::strstr(preload, lib) != nullptr;
   bool has_nvtx = HasVar(envp, "NVTX_INJECTION64_PATH", 21);
   if (has_session && has_preload && has_nvtx) return envp;

@@ -11,6 +11,7 @@
 #include "capture/clock/clock.h"
 #include "capture/entry/log.h"
 #include "capture/sink/sink.h"
+#include "format/session_files.h"
 
 namespace gsys::capture {
 namespace {

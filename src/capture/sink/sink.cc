@@ -4,9 +4,9 @@
 #include <fcntl.h>
 #include <linux/futex.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/mman.h>
-#include <sched.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -25,6 +25,7 @@
 #include "capture/entry/syscall_probe.h"
 #include "capture/sink/disk_reserve.h"
 #include "format/chunk.h"
+#include "format/session_files.h"
 
 namespace gsys::capture {
 
@@ -187,8 +188,9 @@ bool WriteAll(int fd, const iovec* iov_in, int count) {
 void LeaveStopMarker(const char* reason, const char* text = nullptr) {
   if (g.config == nullptr) return;
   char path[kMaxPathBytes + 96];
-  std::snprintf(path, sizeof(path), "%s/%u-%lld%s%s", g.config->session_dir, g.pid,
-                static_cast<long long>(g.stream_id), format::kStopMarkerInfix, reason);
+  (void)format::ProcessFilePath(path, sizeof(path), g.config->session_dir, g.pid,
+                                static_cast<uint64_t>(g.stream_id), format::kStopMarkerInfix,
+                                reason);
   long fd = RawOpen(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
   if (fd < 0) return;
   if (text != nullptr) syscall(SYS_write, fd, text, std::strlen(text));
@@ -201,8 +203,8 @@ void LeaveStopMarker(const char* reason, const char* text = nullptr) {
 // transient, turns capture off).
 long OpenVerified() {
   char path[kMaxPathBytes + 64];
-  std::snprintf(path, sizeof(path), "%s/%u-%lld%s", g.config->session_dir, g.pid,
-                static_cast<long long>(g.stream_id), format::kStreamFileSuffix);
+  (void)format::ProcessFilePath(path, sizeof(path), g.config->session_dir, g.pid,
+                                static_cast<uint64_t>(g.stream_id), format::kStreamFileSuffix);
   for (int attempt = 0; attempt < 3; ++attempt) {
     long fd = RawOpen(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
     if (fd < 0) {

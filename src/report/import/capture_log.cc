@@ -14,7 +14,7 @@
 #include <sstream>
 
 #include "common/strings.h"
-#include "format/chunk.h"
+#include "format/session_files.h"
 
 namespace gsys::report {
 namespace {

@@ -1,90 +1,98 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "report/import/gpu_metrics_importer.h"
 
-#include <cmath>
-#include <cstdlib>
 #include <fstream>
-#include <optional>
-#include <vector>
 
-#include "common/strings.h"
+#include "format/gpu_metrics_file.h"
+#include "format/session_files.h"
 
 namespace gsys::report {
 namespace {
 
-// A .tsv line: timestamp, device, 12 integer metrics (the last two NVLink), 4 GPM percentages.
-// Sessions from before NVLink/GPM sampling have the first 12 fields only.
-constexpr size_t kIntegerEnd = 14;
-constexpr size_t kColumns = 18;
-constexpr size_t kOldColumns = 12;
-
-// A GPM percentage: a plain decimal ("61.25"); nullopt for an empty or malformed field.
-std::optional<double> ParsePercent(const std::string& text) {
-  if (text.empty() || text.size() > 24) return std::nullopt;
-  char* end = nullptr;
-  double v = std::strtod(text.c_str(), &end);
-  if (end != text.c_str() + text.size() || !std::isfinite(v)) return std::nullopt;
-  return v;
+// Opens a side file and reads its version from the first line. Returns false when there is
+// nothing to read: no file, an empty one, or one this gsys cannot read (then counted and said
+// in `out`). `*first` holds the first line when it is data (a version-1 file without header).
+bool OpenSideFile(const std::string& dir, const char* name, const char* kind, std::ifstream* in,
+                  format::GpuMetricsFileVersion* version, std::string* first,
+                  GpuMetricsImport* out) {
+  in->open(dir + "/" + name);
+  if (!*in || !std::getline(*in, *first)) return false;
+  *version = format::ReadGpuMetricsVersion(*first, kind);
+  if (!version->readable()) {
+    ++out->unreadable_files;
+    out->warnings.push_back(
+        "gpu metrics: " + std::string(name) + " is not readable by this gsys (" +
+        (version->version == 0 ? std::string("unrecognized header")
+                               : "format version " + std::to_string(version->version)) +
+        ", this gsys reads " + std::to_string(format::kMinReadableGpuMetricsVersion) + " to " +
+        std::to_string(format::kGpuMetricsVersion) + "); its rows are not imported");
+    return false;
+  }
+  if (version->header) first->clear();
+  return true;
 }
 
-Status ImportDevices(Database& db, const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return OkStatus();
+Status ImportDevices(Database& db, const std::string& dir, GpuMetricsImport* out) {
+  std::ifstream in;
+  format::GpuMetricsFileVersion version;
+  std::string line;
+  if (!OpenSideFile(dir, format::kGpuMetricsDevicesFile, format::kGpuMetricsDevicesKind, &in,
+                    &version, &line, out)) {
+    return OkStatus();
+  }
   GSYS_ASSIGN_OR_RETURN(Statement s, db.Prepare("INSERT OR REPLACE INTO GSYS_GPU_METRICS_DEVICES"
                                                 "(deviceId, name, uuid, busId) VALUES(?,?,?,NULL)"));
-  std::string line;
-  while (std::getline(in, line)) {
-    std::vector<std::string> f = Split(line, '\t');
-    auto id = f.empty() ? std::nullopt : ParseInt64(f[0]);
-    if (!id || f.size() < 3) continue;
-    GSYS_RETURN_IF_ERROR(s.BindInt(1, *id));
-    GSYS_RETURN_IF_ERROR(s.BindText(2, f[1]));
-    GSYS_RETURN_IF_ERROR(s.BindText(3, f[2]));
+  do {
+    auto d = format::ParseGpuMetricsDevice(line);
+    if (!d) continue;
+    GSYS_RETURN_IF_ERROR(s.BindInt(1, d->index));
+    GSYS_RETURN_IF_ERROR(s.BindText(2, d->name));
+    GSYS_RETURN_IF_ERROR(s.BindText(3, d->uuid));
     GSYS_RETURN_IF_ERROR(s.Step().status());
     GSYS_RETURN_IF_ERROR(s.Reset());
-  }
+  } while (std::getline(in, line));
   return OkStatus();
 }
 
 }  // namespace
 
-Result<uint64_t> ImportGpuMetrics(Database& db, const std::string& session_dir, int64_t origin_ns) {
-  GSYS_RETURN_IF_ERROR(ImportDevices(db, session_dir + "/gpu_metrics_devices.tsv"));
-  std::ifstream in(session_dir + "/gpu_metrics.tsv");
-  if (!in) return uint64_t{0};
+Result<GpuMetricsImport> ImportGpuMetrics(Database& db, const std::string& session_dir,
+                                          int64_t origin_ns) {
+  GpuMetricsImport out;
+  GSYS_RETURN_IF_ERROR(ImportDevices(db, session_dir, &out));
+  std::ifstream in;
+  format::GpuMetricsFileVersion version;
+  std::string line;
+  if (!OpenSideFile(session_dir, format::kGpuMetricsFile, format::kGpuMetricsKind, &in, &version,
+                    &line, &out)) {
+    return out;
+  }
   GSYS_ASSIGN_OR_RETURN(Statement s, db.Prepare(
       "INSERT INTO GSYS_GPU_METRICS(timestamp, deviceId, gpuUtilization, memoryUtilization, "
       "smClockMHz, memoryClockMHz, memoryUsedBytes, memoryTotalBytes, powerMilliwatts, "
       "temperatureC, pcieTxKBps, pcieRxKBps, nvlinkTxBytes, nvlinkRxBytes, smActivePercent, "
       "smOccupancyPercent, tensorActivePercent, dramBandwidthPercent)"
       " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
-  uint64_t rows = 0;
-  std::string line;
-  while (std::getline(in, line)) {
-    std::vector<std::string> f = Split(line, '\t');
-    if (f.size() != kColumns && f.size() != kOldColumns) continue;  // cut short by a killed launcher
-    auto ts = ParseInt64(f[0]);
-    auto dev = ParseInt64(f[1]);
-    if (!ts || !dev) continue;
-    GSYS_RETURN_IF_ERROR(s.BindInt(1, *ts - origin_ns));
-    GSYS_RETURN_IF_ERROR(s.BindInt(2, *dev));
-    for (size_t i = 2; i < kColumns; ++i) {
-      int col = static_cast<int>(i + 1);
-      if (i >= f.size()) {
-        GSYS_RETURN_IF_ERROR(s.BindNull(col));
-      } else if (i < kIntegerEnd) {
-        auto v = ParseInt64(f[i]);
-        GSYS_RETURN_IF_ERROR(v ? s.BindInt(col, *v) : s.BindNull(col));
-      } else {
-        auto v = ParsePercent(f[i]);
-        GSYS_RETURN_IF_ERROR(v ? s.BindDouble(col, *v) : s.BindNull(col));
-      }
+  do {
+    // A line that is no sample (cut short by a killed launcher) is skipped.
+    auto sample = format::ParseGpuMetricsSample(line, version.version);
+    if (!sample) continue;
+    GSYS_RETURN_IF_ERROR(s.BindInt(1, sample->timestamp_ns - origin_ns));
+    GSYS_RETURN_IF_ERROR(s.BindInt(2, sample->device));
+    int col = 3;
+    for (const auto& c : sample->counters) {
+      GSYS_RETURN_IF_ERROR(c ? s.BindInt(col, *c) : s.BindNull(col));
+      ++col;
+    }
+    for (const auto& p : sample->percents) {
+      GSYS_RETURN_IF_ERROR(p ? s.BindDouble(col, *p) : s.BindNull(col));
+      ++col;
     }
     GSYS_RETURN_IF_ERROR(s.Step().status());
     GSYS_RETURN_IF_ERROR(s.Reset());
-    ++rows;
-  }
-  return rows;
+    ++out.rows;
+  } while (std::getline(in, line));
+  return out;
 }
 
 }  // namespace gsys::report

@@ -15,7 +15,7 @@ namespace gsys::report {
     "Threads whose events were dropped because the memory limit left no buffer for them; raise "  \
     "GSYS_MEMORY_LIMIT_BYTES.")                                                                   \
   X(kCaptureWriteErrors, "capture_stopped", "data_loss",                                          \
-    "Processes whose capture stopped early (disk full, disk reserve, session directory "         \
+    "Processes whose capture stopped early (disk full, disk reserve, session directory "          \
     "removed).")                                                                                  \
   X(kDiskReserveRecords, "disk_reserve_unwritten_records", "data_loss",                           \
     "Records not written because the session directory's filesystem reached the disk reserve "    \
@@ -42,25 +42,29 @@ namespace gsys::report {
     "NVTX pops with no push in the capture (the push happened before the capture window).")       \
   X(kUnmatchedEnds, "nvtx_unmatched_range_ends", "info",                                          \
     "NVTX range ends with no start in the capture.")                                              \
-  X(kRangesCutByLoss, "nvtx_ranges_cut_by_loss", "data_loss",                                   \
-    "NVTX push/pop ranges open where records of their thread were lost; not written, since "     \
+  X(kRangesCutByLoss, "nvtx_ranges_cut_by_loss", "data_loss",                                     \
+    "NVTX push/pop ranges open where records of their thread were lost; not written, since "      \
     "pairing them with a later pop could invent a range.")                                        \
   X(kUnclosedRanges, "nvtx_unclosed_ranges", "info",                                              \
     "NVTX ranges still open when the capture ended; not written (nsys drops them too).")          \
   X(kUnknownStrings, "nvtx_unknown_registered_strings", "data_loss",                              \
     "NVTX events referring to a registered string the capture never saw.")                        \
-  X(kRecordsAfterFinalFlush, "records_after_final_flush", "data_loss",                           \
+  X(kRecordsAfterFinalFlush, "records_after_final_flush", "data_loss",                            \
     "Records threads emitted after their process's final flush had begun (threads still "         \
     "running at exit, exec or a fatal signal); not kept, counted.")                               \
   X(kSkippedSessionFiles, "raw_skipped_session_files", "error",                                   \
     "Entries of the session directory named like streams that are not regular files (FIFO, "      \
     "symlink, directory); not read.")                                                             \
   X(kCpuSamplesLost, "cpu_samples_lost", "data_loss",                                             \
-    "CPU samples (-s) dropped because a thread's sample ring was full: the sampler fell behind; "  \
+    "CPU samples (-s) dropped because a thread's sample ring was full: the sampler fell behind; " \
     "a lower --sampling-frequency keeps up.")                                                     \
   X(kNvtxStringsTruncated, "nvtx_strings_truncated", "data_loss",                                 \
     "NVTX strings (messages, domain, category, thread names, registered strings) longer than "    \
-    "4096 bytes, kept as their first 4096 bytes or less (cut between UTF-8 characters).")
+    "4096 bytes, kept as their first 4096 bytes or less (cut between UTF-8 characters).")         \
+  X(kGpuMetricsUnreadable, "gpu_metrics_unreadable_files", "error",                               \
+    "GPU metrics files of the session in a format version this gsys does not read (a newer "      \
+    "gsys wrote them) or with a damaged header; not imported: import with the gsys that wrote "   \
+    "them.")
 
 enum class ImportCounter : int {
 #define GSYS_IMPORT_ENUM_(id, name, sev, help) id,

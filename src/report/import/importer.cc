@@ -18,6 +18,7 @@
 #include "format/chunk.h"
 #include "format/control_page.h"
 #include "format/record.h"
+#include "format/session_files.h"
 #include "format/session_meta.h"
 #include "format/stream_reader.h"
 #include "report/import/capture_log.h"
@@ -25,12 +26,12 @@
 #include "report/import/empty_tables.h"
 #include "report/import/export_metadata.h"
 #include "report/import/gpu_metrics_importer.h"
+#include "report/import/nvtx_domain_filter.h"
 #include "report/import/progress.h"
+#include "report/import/remove_on_error.h"
 #include "report/import/report_writer.h"
 #include "report/import/stack_import.h"
 #include "report/import/stream_importer.h"
-#include "report/import/nvtx_domain_filter.h"
-#include "report/import/remove_on_error.h"
 #include "report/import/time_text.h"
 #include "report/import/window_filter.h"
 
@@ -66,10 +67,10 @@ Result<std::vector<StreamEntry>> FindStreams(const std::string& dir,
     }
     StreamEntry s;
     s.path = e.path().string();
-    unsigned long pid = 0;
-    unsigned long long id = 0;
-    if (std::sscanf(name.c_str(), "%lu-%llu", &pid, &id) == 2) {
-      s.pid = static_cast<uint32_t>(pid);
+    uint32_t pid = 0;
+    uint64_t id = 0;
+    if (format::ParseProcessFileName(name.c_str(), &pid, &id)) {
+      s.pid = pid;
       s.stream_id = id;
     }
     if (pids && !pids->count(s.pid)) continue;
@@ -234,7 +235,9 @@ std::string DefaultReportPath(const std::string& session_dir) {
   std::string dir = session_dir;
   while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
   std::string base = dir;
-  if (EndsWith(base, ".gsys-session")) base.resize(base.size() - 13);
+  if (EndsWith(base, format::kSessionDirSuffix)) {
+    base.resize(base.size() - std::strlen(format::kSessionDirSuffix));
+  }
   return base + ".gsys-rep";
 }
 
@@ -246,9 +249,9 @@ Result<ImportSummary> ImportSession(const ImportOptions& options) {
   std::error_code ec;
   bool has_meta = fs::exists(fs::path(options.session_dir) / format::kSessionMetaFile, ec);
   if (entries.empty() && !has_meta) {
-    return Error(StatusCode::kNotFound, "import: '" + options.session_dir +
-                                            "' holds no gsys session (no session.meta, no *" +
-                                            format::kStreamFileSuffix + " stream)");
+    return Error(StatusCode::kNotFound,
+                 "import: '" + options.session_dir + "' holds no gsys session (no " +
+                     format::kSessionMetaFile + ", no *" + format::kStreamFileSuffix + " stream)");
   }
   if (fs::exists(options.output_path, ec) && !options.force_overwrite) {
     return Error(StatusCode::kInvalidArgument,
@@ -324,7 +327,11 @@ Result<ImportSummary> ImportSession(const ImportOptions& options) {
   sum.cublas_calls = libapi.cublas_calls();
   sum.cudnn_calls = libapi.cudnn_calls();
   sum.mpi_calls = libapi.mpi_calls();
-  GSYS_ASSIGN_OR_RETURN(sum.gpu_metric_rows, ImportGpuMetrics(writer->db(), options.session_dir, origin_mono));
+  GSYS_ASSIGN_OR_RETURN(GpuMetricsImport gpu_metrics,
+                        ImportGpuMetrics(writer->db(), options.session_dir, origin_mono));
+  sum.gpu_metric_rows = gpu_metrics.rows;
+  sum.counters[ImportCounter::kGpuMetricsUnreadable] += gpu_metrics.unreadable_files;
+  for (auto& w : gpu_metrics.warnings) sum.warnings.push_back(std::move(w));
   sum.counters[ImportCounter::kUnknownRecords] += libapi.unnamed();
   sum.counters[ImportCounter::kMalformedRecords] += libapi.malformed();
   GSYS_RETURN_IF_ERROR(stacks.Finish());

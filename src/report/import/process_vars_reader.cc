@@ -6,24 +6,23 @@
 #include <fstream>
 
 #include "common/strings.h"
-#include "format/chunk.h"
 #include "format/process_vars.h"
+#include "format/session_files.h"
 
 namespace gsys::report {
 
 std::map<uint32_t, ProcessVars> ReadProcessVars(const std::string& session_dir) {
   namespace fs = std::filesystem;
   std::map<uint32_t, ProcessVars> vars;
-  std::map<uint32_t, unsigned long long> newest;  // pid -> stream id of the .vars read
+  std::map<uint32_t, uint64_t> newest;  // pid -> stream id of the .vars read
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(session_dir, ec)) {
     std::string name = e.path().filename().string();
     bool is_vars = EndsWith(name, format::kProcessVarsSuffix);
     if (!is_vars && !EndsWith(name, format::kStreamFileSuffix)) continue;
-    unsigned long pid = 0;
-    unsigned long long id = 0;
-    if (std::sscanf(name.c_str(), "%lu-%llu", &pid, &id) != 2) continue;
-    auto p = static_cast<uint32_t>(pid);
+    uint32_t p = 0;
+    uint64_t id = 0;
+    if (!format::ParseProcessFileName(name.c_str(), &p, &id)) continue;
     vars.try_emplace(p);
     std::error_code type_ec;
     if (!is_vars || !e.is_regular_file(type_ec) || e.is_symlink(type_ec)) continue;

@@ -79,7 +79,7 @@ TEST(SummaryPage, TwoGpuReportHasOneHeatMapRowPerGpu) {
   std::string path = Fixture("nsys2026.2-torchrun-2gpu-nccl-nvtx-DERIVED-slice.sqlite");
   auto reader = report::ReportReader::Open(path);
   ASSERT_TRUE(reader.ok());
-  auto page = BuildSummaryPage(*reader, path, SummaryOptions{40, 5});
+  auto page = BuildSummaryPage(*reader, path, SummaryOptions{40, 5, html::kMaxTimelineEvents, ""});
   ASSERT_TRUE(page.ok()) << page.status().message();
   auto maps = BlocksOf<html::HeatMap>(*page);
   ASSERT_EQ(maps.size(), 1u);

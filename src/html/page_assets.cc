@@ -40,12 +40,12 @@ svg.chart .grid { stroke: #e6e8ee; stroke-width: 1; }
 .legend span { margin-right: 16px; white-space: nowrap; }
 .legend i { display: inline-block; width: 12px; height: 12px; margin-right: 5px;
             vertical-align: -1px; border-radius: 2px; }
-.timeline { border: 1px solid #e3e6ec; max-width: 100%; }
+div.timeline { border: 1px solid #e3e6ec; max-width: 100%; }
 .tl-bar { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; padding: 4px 6px;
           background: #f7f8fa; border-bottom: 1px solid #e3e6ec; font-size: 12px; }
 .tl-bar button { font: inherit; min-width: 30px; padding: 1px 8px; cursor: pointer; }
 .tl-range { font-variant-numeric: tabular-nums; margin: 0 8px; }
-.tl-hint { color: #5b6475; }
+.tl-hint { color: #5b6475; flex-basis: 100%; }  /* its own line: the bar keeps its height */
 .tl-wrap { position: relative; }
 canvas.tl-canvas { display: block; width: 100%; cursor: grab; outline: none; }
 .tl-tip { display: none; position: absolute; pointer-events: none; z-index: 2; max-width: 60ch;

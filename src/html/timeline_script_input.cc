@@ -235,7 +235,7 @@ const std::string_view kTimelineScriptInput = R"js(
       timing: {decodeMs: tl.decodeMs, drawMs: tl.drawMs, firstPaintMs: tl.firstPaintMs}
     };
   }
-  var all = Array.prototype.map.call(document.querySelectorAll('.timeline'), function (root) {
+  var all = Array.prototype.map.call(document.querySelectorAll('div.timeline[data-source]'), function (root) {
     return api(new L.Timeline(root));
   });
   window.gsysTimelines = all;

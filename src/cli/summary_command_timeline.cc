@@ -114,9 +114,9 @@ Result<html::Timeline> ReadTimeline(report::ReportReader& reader, size_t max_eve
   for (size_t i = 0; i < events.size(); ++i) {
     const RawEvent& e = events[i];
     if (i == 0 || e.row != events[i - 1].row) {
-      timeline.rows.push_back({RowLabel(e.row, names, gpu_processes.size() > 1),
-                               std::get<4>(e.row) == timeline_internal::kThreadSamples &&
-                                   std::get<0>(e.row) == 1});
+      timeline.rows.push_back(
+          {RowLabel(e.row, names, gpu_processes.size() > 1),
+           std::get<4>(e.row) == timeline_internal::kThreadSamples && std::get<0>(e.row) == 1});
     }
     timeline.events.push_back({e.start, e.end - e.start,
                                static_cast<uint32_t>(timeline.rows.size() - 1), e.name, e.detail,

@@ -77,15 +77,15 @@ Status ReadKernels(report::Database& db, StringIdCache& names, html::TimelineStr
       [&](report::Statement& s) -> Status {
         GSYS_ASSIGN_OR_RETURN(uint32_t name, names.Get(s.ColumnInt(5)));
         char detail[200];
-        std::snprintf(detail, sizeof detail,
-                      "grid %lldx%lldx%lld, block %lldx%lldx%lld, %lld registers, %s shared, "
-                      "stream %lld",
-                      static_cast<long long>(s.ColumnInt(6)), static_cast<long long>(s.ColumnInt(7)),
-                      static_cast<long long>(s.ColumnInt(8)), static_cast<long long>(s.ColumnInt(9)),
-                      static_cast<long long>(s.ColumnInt(10)),
-                      static_cast<long long>(s.ColumnInt(11)),
-                      static_cast<long long>(s.ColumnInt(12)), Bytes(s.ColumnInt(13)).c_str(),
-                      static_cast<long long>(s.ColumnInt(4)));
+        std::snprintf(
+            detail, sizeof detail,
+            "grid %lldx%lldx%lld, block %lldx%lldx%lld, %lld registers, %s shared, "
+            "stream %lld",
+            static_cast<long long>(s.ColumnInt(6)), static_cast<long long>(s.ColumnInt(7)),
+            static_cast<long long>(s.ColumnInt(8)), static_cast<long long>(s.ColumnInt(9)),
+            static_cast<long long>(s.ColumnInt(10)), static_cast<long long>(s.ColumnInt(11)),
+            static_cast<long long>(s.ColumnInt(12)), Bytes(s.ColumnInt(13)).c_str(),
+            static_cast<long long>(s.ColumnInt(4)));
         sink.Add({s.ColumnInt(0), s.ColumnInt(1),
                   RowKey{0, s.ColumnInt(2), s.ColumnInt(3), s.ColumnInt(4), 0}, name,
                   strings.Id(detail), TimelineKind::kKernel});
@@ -126,16 +126,15 @@ Status ReadMemoryOps(report::Database& db, html::TimelineStrings& strings, Event
 
 Status ReadNvtx(report::Database& db, html::TimelineStrings& strings, EventSink& sink) {
   std::map<std::pair<int64_t, int64_t>, uint32_t> domains;  // (process, domainId) -> detail
-  GSYS_RETURN_IF_ERROR(ForEachRow(
-      db,
-      "SELECT coalesce(globalTid, 0) >> 24, domainId,"
-      " coalesce(text, (SELECT value FROM StringIds WHERE id = textId))"
-      " FROM NVTX_EVENTS WHERE eventType = 75",
-      [&](report::Statement& s) {
-        domains[{s.ColumnInt(0), s.ColumnInt(1)}] =
-            strings.Id("domain " + std::string(s.ColumnText(2)));
-        return OkStatus();
-      }));
+  GSYS_RETURN_IF_ERROR(ForEachRow(db,
+                                  "SELECT coalesce(globalTid, 0) >> 24, domainId,"
+                                  " coalesce(text, (SELECT value FROM StringIds WHERE id = textId))"
+                                  " FROM NVTX_EVENTS WHERE eventType = 75",
+                                  [&](report::Statement& s) {
+                                    domains[{s.ColumnInt(0), s.ColumnInt(1)}] =
+                                        strings.Id("domain " + std::string(s.ColumnText(2)));
+                                    return OkStatus();
+                                  }));
   return ForEachRow(
       db,
       "SELECT start, end, coalesce(globalTid, 0), domainId,"
@@ -188,8 +187,8 @@ Status ReadSamples(report::ReportReader& reader, StringIdCache& names, EventSink
         if (!s.IsNull(2)) {
           GSYS_ASSIGN_OR_RETURN(name, names.Get(s.ColumnInt(2)));
         }
-        sink.Add({t, t, RowKey{1, gtid >> 24, gtid, 0, kThreadSamples}, name, 0,
-                  TimelineKind::kSample});
+        sink.Add(
+            {t, t, RowKey{1, gtid >> 24, gtid, 0, kThreadSamples}, name, 0, TimelineKind::kSample});
         return OkStatus();
       });
 }

@@ -30,8 +30,8 @@ TEST(SummaryTimeline, SinkKeepsTheEarliestAndCountsTheRest) {
 TEST(SummaryTimeline, NestedRangesGetDeeperLanesPerRow) {
   // Row A: [0,100) holds [10,50) which holds [20,30); [60,90) is back at depth 1; [100,110)
   // starts when the outer range ends: depth 0. Row B starts over.
-  std::vector<RawEvent> events = {Ev(0, 100), Ev(10, 50), Ev(20, 30), Ev(60, 90), Ev(100, 110),
-                                  Ev(5, 6, kThreadOsrt)};
+  std::vector<RawEvent> events = {Ev(0, 100), Ev(10, 50),   Ev(20, 30),
+                                  Ev(60, 90), Ev(100, 110), Ev(5, 6, kThreadOsrt)};
   std::vector<uint8_t> depth = NestingDepths(events);
   EXPECT_EQ(depth, (std::vector<uint8_t>{0, 1, 2, 1, 0, 0}));
 }

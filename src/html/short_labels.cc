@@ -60,8 +60,8 @@ std::string ElideAround(std::string_view text, size_t max_chars, size_t at) {
   }
   size_t head = std::min<size_t>(max_chars / 3, 16);
   size_t room = max_chars - head - 2;  // two ellipses
-  size_t first = static_cast<size_t>(
-      std::upper_bound(starts.begin(), starts.end(), at) - starts.begin());
+  size_t first =
+      static_cast<size_t>(std::upper_bound(starts.begin(), starts.end(), at) - starts.begin());
   first = first > 0 ? first - 1 : 0;
   first = first > room / 3 ? first - room / 3 : 0;
   if (first <= head) return ElideMiddle(text, max_chars);
@@ -70,8 +70,8 @@ std::string ElideAround(std::string_view text, size_t max_chars, size_t at) {
   if (open) last = first + room;
   std::string out(text.substr(0, starts[head]));
   out += kEllipsis;
-  out += text.substr(starts[first], (last < starts.size() ? starts[last] : text.size()) -
-                                        starts[first]);
+  out += text.substr(starts[first],
+                     (last < starts.size() ? starts[last] : text.size()) - starts[first]);
   if (open) out += kEllipsis;
   return out;
 }

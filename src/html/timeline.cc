@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // RenderTimeline: the timeline's markup (toolbar, canvas, tooltip, selection panels) and its data
 // block; timeline_script.cc draws it.
+#include "html/timeline.h"
+
 #include <algorithm>
 
 #include "common/strings.h"
 #include "html/blocks.h"
 #include "html/markup.h"
-#include "html/timeline.h"
 
 namespace gsys::html {
 

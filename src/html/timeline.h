@@ -33,18 +33,18 @@ enum class TimelineKind : uint8_t {
 };
 
 struct TimelineRow {
-  std::string label;  // e.g. "GPU 0 · stream 7", "python [123] · 124 · NVTX"
+  std::string label;     // e.g. "GPU 0 · stream 7", "python [123] · 124 · NVTX"
   bool density = false;  // a row of instants (CPU samples), drawn as samples per pixel
 };
 
 struct TimelineEvent {
   int64_t start_ns = 0;  // on the report's timeline (ns from session start)
   int64_t dur_ns = 0;
-  uint32_t row = 0;       // index into Timeline::rows
-  uint32_t name = 0;      // index into Timeline::strings
-  uint32_t detail = 0;    // index into Timeline::strings (0: none); args shown on hover
+  uint32_t row = 0;     // index into Timeline::rows
+  uint32_t name = 0;    // index into Timeline::strings
+  uint32_t detail = 0;  // index into Timeline::strings (0: none); args shown on hover
   TimelineKind kind = TimelineKind::kKernel;
-  uint8_t depth = 0;      // nesting lane within the row (NVTX ranges)
+  uint8_t depth = 0;  // nesting lane within the row (NVTX ranges)
 };
 
 // Interns strings for Timeline::strings; id 0 is the empty string.
@@ -63,7 +63,7 @@ class TimelineStrings {
 struct Timeline {
   std::string title;
   std::vector<TimelineRow> rows;
-  std::vector<std::string> strings;  // strings[0] == ""
+  std::vector<std::string> strings;   // strings[0] == ""
   std::vector<TimelineEvent> events;  // any order
   // Events the reader found beyond those given (a cap applied before); added to the note.
   uint64_t left_out = 0;

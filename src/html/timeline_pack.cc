@@ -23,10 +23,9 @@ void Append(std::string& out, T value) {
 std::vector<TimelineEvent> Arrange(const std::vector<TimelineEvent>& events) {
   std::vector<TimelineEvent> kept = events;
   if (kept.size() > kMaxTimelineEvents) {
-    std::nth_element(kept.begin(), kept.begin() + kMaxTimelineEvents, kept.end(),
-                     [](const TimelineEvent& a, const TimelineEvent& b) {
-                       return a.start_ns < b.start_ns;
-                     });
+    std::nth_element(
+        kept.begin(), kept.begin() + kMaxTimelineEvents, kept.end(),
+        [](const TimelineEvent& a, const TimelineEvent& b) { return a.start_ns < b.start_ns; });
     kept.resize(kMaxTimelineEvents);
   }
   std::sort(kept.begin(), kept.end(), [](const TimelineEvent& a, const TimelineEvent& b) {

@@ -235,9 +235,8 @@ const std::string_view kTimelineScriptInput = R"js(
       timing: {decodeMs: tl.decodeMs, drawMs: tl.drawMs, firstPaintMs: tl.firstPaintMs}
     };
   }
-  var all = Array.prototype.map.call(document.querySelectorAll('div.timeline[data-source]'), function (root) {
-    return api(new L.Timeline(root));
-  });
+  var roots = document.querySelectorAll('div.timeline[data-source]');
+  var all = Array.prototype.map.call(roots, function (root) { return api(new L.Timeline(root)); });
   window.gsysTimelines = all;
   window.gsysTimeline = all[0] || null;
 })();

@@ -78,7 +78,7 @@ TEST(Timeline, PacksEventsSortedByRowThenStart) {
   EXPECT_EQ(At<double>(start, 0), 100);  // row 0: the memcpy, the kernel, the late kernel
   EXPECT_EQ(At<double>(start, 1), 300);
   EXPECT_EQ(At<double>(start, 2), 10'000'000'000'123.0);  // exact: ns fit a double's 53 bits
-  EXPECT_EQ(At<double>(start, 3), 100);  // row 1
+  EXPECT_EQ(At<double>(start, 3), 100);                   // row 1
   EXPECT_EQ(At<float>(dur, 0), 7);
   EXPECT_EQ(At<float>(dur, 3), 50);
   EXPECT_EQ(At<uint32_t>(name, 0), copy);
@@ -115,8 +115,8 @@ TEST(Timeline, KeepsTheEarliestEventsBeyondTheCapAndSaysSo) {
   t.strings = {""};
   for (size_t i = 0; i < kMaxTimelineEvents + 5; ++i) {
     // Reverse order: the cap must pick by start, not by position.
-    t.events.push_back({static_cast<int64_t>(kMaxTimelineEvents + 5 - i), 1, 0, 0, 0,
-                        TimelineKind::kKernel, 0});
+    t.events.push_back(
+        {static_cast<int64_t>(kMaxTimelineEvents + 5 - i), 1, 0, 0, 0, TimelineKind::kKernel, 0});
   }
   t.left_out = 10;  // already left out by the reader
   t.left_out_hint = "Use --filter-time.";

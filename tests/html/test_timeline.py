@@ -55,7 +55,8 @@ def probe(page, params):
     if os.environ.get("GSYS_DEBUG_PROBE"):
         print(proc.stdout[-3000:], proc.stderr[-3000:])
     if not found:
-        raise AssertionError("no probe output (exit %d): %s" % (proc.returncode, proc.stderr[-2000:]))
+        raise AssertionError("no probe output (exit %d): %s"
+                             % (proc.returncode, proc.stderr[-2000:]))
     result = json.loads(html.unescape(found.group(1)))
     return result, proc.stdout, test_browser.console_messages(proc.stderr)
 
@@ -105,7 +106,8 @@ class Timeline(unittest.TestCase):
         con = sqlite3.connect("file:%s?mode=ro" % report, uri=True)
         start, end, stream, name = con.execute(
             "SELECT k.start, k.end, k.streamId, s.value FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN"
-            " StringIds s ON s.id = k.demangledName ORDER BY k.end - k.start DESC LIMIT 1").fetchone()
+            " StringIds s ON s.id = k.demangledName ORDER BY k.end - k.start DESC LIMIT 1"
+        ).fetchone()
         row = "GPU 0 %s stream %d" % (MIDDOT, stream)
         result, dom, messages = probe(page, {"target": {"t0": start, "t1": end, "row": row}})
         self.check_common(result, messages)
@@ -183,8 +185,8 @@ class Timeline(unittest.TestCase):
         made = time.monotonic() - began
         size = os.path.getsize(page)
         stream = 7 + (n // 2) % 4
-        result, dom, messages = probe(page, {"target": {"t0": t0, "t1": t1,
-                                                        "row": "GPU 0 %s stream %d" % (MIDDOT, stream)}})
+        row = "GPU 0 %s stream %d" % (MIDDOT, stream)
+        result, dom, messages = probe(page, {"target": {"t0": t0, "t1": t1, "row": row}})
         self.check_common(result, messages)
         self.assertEqual(result["eventCount"], 1000000)
         self.assertEqual(result["leftOut"], 50)

@@ -36,6 +36,23 @@ const std::string_view kTimelineScriptDraw = R"js(
     }
     return lo > 0 ? cut(text, lo) : '';
   }
+  // A C++ name without its leading "void ", namespace qualifiers and parenthesized contents
+  // ("void at::native::k<at::T>(int, float)" -> "k<T>(\u2026)"), as html::ShortLabels does.
+  function compact(text) {
+    var out = '', depth = 0;
+    text = text.replace(/^void /, '').replace(/\b[A-Za-z_]\w*::/g, '');
+    for (var i = 0; i < text.length; i++) {
+      var ch = text[i];
+      if (ch === '(') {
+        if (depth++ === 0) out += text[i + 1] === ')' ? '(' : '(\u2026';
+      } else if (ch === ')' && depth > 0) {
+        if (--depth === 0) out += ')';
+      } else if (!depth) {
+        out += ch;
+      }
+    }
+    return out;
+  }
   function hue(text) {
     var h = 0;
     for (var i = 0; i < text.length; i++) h = (h * 31 + text.charCodeAt(i)) | 0;
@@ -230,6 +247,8 @@ const std::string_view kTimelineScriptDraw = R"js(
     var ctx = this.ctx, id = this.name[i], c = this.labelCache[id], text = this.strings[id];
     if (!c) c = this.labelCache[id] = {full: ctx.measureText(text).width, fits: {}};
     if (c.full <= room) return text;
+    if (c.compact === undefined) c.compact = compact(text);
+    text = c.compact;
     var bucket = Math.floor(room / 8);
     if (c.fits[bucket] === undefined) {
       c.fits[bucket] = elideMiddle(text, function (s) {

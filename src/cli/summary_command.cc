@@ -9,6 +9,7 @@
 #include "cli/subcommand.h"
 #include "cli/summary_command_page.h"
 #include "cli/table_report_runner.h"
+#include "cli/time_spec.h"
 #include "common/command_text.h"
 #include "common/one_line.h"
 #include "common/output_path.h"
@@ -28,6 +29,12 @@ const std::vector<FlagSpec>& SummaryFlags() {
       {"force-overwrite", 'f', FlagValue::kBool, "", "Overwrite an existing page."},
       {"bins", 0, FlagValue::kRequired, "N",
        "Time bins of the GPU utilization chart (1 to 10000, default 100)."},
+      {"filter-time", 0, FlagValue::kRequired, "[START]/[END]",
+       "Only events overlapping this window (e.g. 1s/2s500ms), on the whole\n"
+       "page: timeline, charts, stats tables and findings."},
+      {"filter-nvtx", 0, FlagValue::kRequired, "RANGE[@DOMAIN][/INDEX]",
+       "Only events inside the INDEX-th instance of an NVTX range (every\n"
+       "instance without /INDEX), on the whole page; overrides --filter-time."},
       {"sqlite", 0, FlagValue::kRequired, "FILE", "SQLite export to use for a .nsys-rep input."},
       {"quiet", 'q', FlagValue::kNone, "", "Print only errors."},
       {"help", 'h', FlagValue::kNone, "", "Show this help."},
@@ -42,6 +49,32 @@ std::string DefaultPagePath(const std::string& input) {
   return (p.parent_path() / p.stem()).string() + ".html";
 }
 
+// --filter-nvtx (which overrides --filter-time, as in `gsys stats`) or --filter-time on `reader`,
+// and the subtitle line that says so.
+Status ApplyFilter(const ParsedFlags& flags, report::ReportReader& reader,
+                   SummaryOptions* options) {
+  if (auto nvtx = flags.Last("filter-nvtx")) {
+    auto filter = reader.ResolveNvtxFilter(*nvtx);
+    if (!filter.ok()) {
+      std::string message = filter.status().message();
+      if (StartsWith(message, "report: ")) message = message.substr(8);
+      return Error(filter.status().code(), "summary: --filter-nvtx: " + message);
+    }
+    options->filter_note = "Only events inside NVTX range '" + *nvtx + "' (--filter-nvtx)";
+    return reader.SetNvtxFilter(filter.value());
+  }
+  if (auto window = flags.Last("filter-time")) {
+    auto parsed = ParseTimeWindow(*window);
+    if (!parsed.ok()) {
+      return Error(StatusCode::kInvalidArgument,
+                   "summary: --filter-time: " + parsed.status().message());
+    }
+    options->filter_note = "Only events overlapping " + *window + " (--filter-time)";
+    return reader.SetTimeWindow({parsed->start, parsed->end});
+  }
+  return OkStatus();
+}
+
 class SummaryCommand : public Subcommand {
  public:
   std::string Name() const override { return "summary"; }
@@ -51,10 +84,13 @@ class SummaryCommand : public Subcommand {
   std::string Help() const override {
     return "usage: gsys summary [options] REPORT\n\n"
            "Writes one self-contained HTML page (no network needed to open it) for a gsys\n"
-           "report (.gsys-rep) or an nsys SQLite export: GPU utilization over time (busy %\n"
-           "of each GPU per time bin), the top kernels, every default `gsys stats` report as\n"
-           "a sortable table, and the default `gsys analyze` findings. A .nsys-rep input uses\n"
-           "the .sqlite beside it. Exit codes are those of `gsys stats`.\n\n"
+           "report (.gsys-rep) or an nsys SQLite export: a zoomable timeline (rows per GPU\n"
+           "stream and per thread: kernels, copies, NVTX ranges, CUDA API and OS runtime\n"
+           "calls, CPU-sample density; at most 1,000,000 events, the earliest), GPU\n"
+           "utilization over time (busy % of each GPU per time bin), the top kernels, NVTX\n"
+           "ranges and OS runtime calls, every default `gsys stats` report as a sortable\n"
+           "table, and the default `gsys analyze` findings. A .nsys-rep input uses the\n"
+           ".sqlite beside it. Exit codes are those of `gsys stats`.\n\n"
            "options:\n" +
            FlagsHelp(SummaryFlags());
   }
@@ -96,7 +132,8 @@ class SummaryCommand : public Subcommand {
       if (!writable.ok()) return Error(writable.code(), "summary: " + writable.message());
     }
     GSYS_ASSIGN_OR_RETURN(report::ReportReader reader, report::ReportReader::Open(path));
-    WarnAboutData(reader);
+    WarnAboutData(reader);  // the whole file: before the filters hide rows
+    GSYS_RETURN_IF_ERROR(ApplyFilter(flags, reader, &options));
     GSYS_ASSIGN_OR_RETURN(html::Page page, BuildSummaryPage(reader, path, options));
     std::vector<std::string> argv = {"gsys", "summary"};
     argv.insert(argv.end(), args.begin(), args.end());

@@ -13,6 +13,7 @@
 #include "analysis/stats/stats.h"
 #include "cli/summary_command_gpu_metrics.h"
 #include "cli/summary_command_gpu_util.h"
+#include "cli/summary_command_timeline.h"
 #include "common/saturating.h"
 #include "common/strings.h"
 #include "report/reader/report_reader.h"
@@ -39,7 +40,9 @@ Status RunTasks(report::ReportReader& reader, const std::vector<Task>& tasks) {
   for (size_t w = 1; w < workers; ++w) {
     threads.emplace_back([&] {
       Result<report::ReportReader> extra = report::ReportReader::Open(reader.path());
-      if (extra.ok()) drain(extra.value());  // else the other threads cover its share
+      if (!extra.ok()) return;  // the other threads cover its share
+      if (reader.filtered() && !extra->SetNvtxFilter(reader.ActiveFilter()).ok()) return;
+      drain(extra.value());
     });
   }
   drain(reader);
@@ -96,12 +99,14 @@ double AsDouble(const analysis::Cell& cell) {
   return 0;
 }
 
-// The top kernels by total GPU time, from cuda_gpu_kern_sum's rows (already in that order).
-std::optional<html::BarChart> TopKernels(const analysis::ReportOutcome& kern, size_t top) {
+// A bar chart of the first `top` rows of a summary report by total time (cuda_gpu_kern_sum,
+// nvtx_sum, osrt_sum: already in that order), labelled by column `name_label`.
+std::optional<html::BarChart> TopBars(const analysis::ReportOutcome& kern, const char* name_label,
+                                      const char* title, size_t top) {
   auto time = FindColumn(kern.table, "Total Time");
-  auto name = FindColumn(kern.table, "Name");
+  auto name = FindColumn(kern.table, name_label);
   if (kern.skipped || !time || !name || kern.table.rows.empty()) return std::nullopt;
-  html::BarChart chart{"Top kernels by total GPU time", "Total time (ms)", {}, {}};
+  html::BarChart chart{title, "Total time (ms)", {}, {}};
   for (const auto& row : kern.table.rows) {
     if (chart.labels.size() == top) break;
     auto* text = std::get_if<std::string>(&row[*name]);
@@ -234,7 +239,12 @@ Result<html::Page> BuildSummaryPage(report::ReportReader& reader, const std::str
   std::vector<Result<analysis::RuleOutcome>> findings(rules.size(), Status());
   std::optional<GpuUtilization> util;
   std::vector<SampledGpuMetric> metrics;
+  html::Timeline timeline;
   std::vector<Task> tasks;
+  tasks.push_back([&](report::ReportReader& r) -> Status {
+    GSYS_ASSIGN_OR_RETURN(timeline, ReadTimeline(r, options.timeline_events));
+    return OkStatus();
+  });
   tasks.push_back([&](report::ReportReader& r) -> Status {  // the slowest first
     GSYS_ASSIGN_OR_RETURN(util, ComputeGpuUtilization(r.db(), options.bins));
     return OkStatus();
@@ -262,12 +272,24 @@ Result<html::Page> BuildSummaryPage(report::ReportReader& reader, const std::str
   html::Page page;
   page.title = "gsys summary: " + std::filesystem::path(shown_input).filename().string();
   page.subtitle = shown_input + "\nwritten by " + reader.ProducerVersion();
+  if (!options.filter_note.empty()) page.subtitle += "\n" + options.filter_note;
+  if (!timeline.events.empty()) page.blocks.push_back(std::move(timeline));
   AddGpuBlocks(util, page);
   AddGpuMetricBlocks(metrics, page);
-  for (size_t i = 0; i < reports.size(); ++i) {
-    if (reports[i] != "cuda_gpu_kern_sum") continue;
-    if (auto chart = TopKernels(stats[i].value(), options.top_kernels)) {
-      page.blocks.push_back(std::move(*chart));
+  // Bar charts: the top kernels, and for CPU-only reports too the NVTX ranges and OS runtime calls.
+  static constexpr struct {
+    const char* report;
+    const char* name_column;
+    const char* title;
+  } kCharts[] = {{"cuda_gpu_kern_sum", "Name", "Top kernels by total GPU time"},
+                 {"nvtx_sum", "Range", "Top NVTX ranges by total time"},
+                 {"osrt_sum", "Name", "Top OS runtime calls by total time"}};
+  for (const auto& c : kCharts) {
+    for (size_t i = 0; i < reports.size(); ++i) {
+      if (reports[i] != c.report) continue;
+      if (auto chart = TopBars(stats[i].value(), c.name_column, c.title, options.top_kernels)) {
+        page.blocks.push_back(std::move(*chart));
+      }
     }
   }
   html::Table skipped{

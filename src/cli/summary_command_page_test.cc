@@ -53,8 +53,21 @@ TEST(SummaryPage, VectorAddReport) {
   EXPECT_EQ(gpus->rows[0][2], "4");
   EXPECT_EQ(gpus->rows[0][3], "12");
 
+  // The timeline first: 4 streams, the main thread's CUDA API calls and three threads' OS
+  // runtime calls; 4 kernels + 12 memcpys + 38 API calls + 846 OS runtime calls.
+  auto timelines = BlocksOf<html::Timeline>(*page);
+  ASSERT_EQ(timelines.size(), 1u);
+  EXPECT_TRUE(std::holds_alternative<html::Timeline>(page->blocks.front()));
+  EXPECT_EQ(timelines[0]->events.size(), 900u);
+  EXPECT_EQ(timelines[0]->left_out, 0u);
+  ASSERT_EQ(timelines[0]->rows.size(), 8u);
+  EXPECT_EQ(timelines[0]->rows[0].label, "GPU 0 \xC2\xB7 stream 13");
+  EXPECT_EQ(timelines[0]->rows[4].label,
+            "./lab4_VectorAdd_Streams [200206] \xC2\xB7 200206 (lab4_VectorAdd_) \xC2\xB7 CUDA API");
+
   auto bars = BlocksOf<html::BarChart>(*page);
-  ASSERT_EQ(bars.size(), 1u);
+  ASSERT_EQ(bars.size(), 2u);  // kernels, OS runtime calls (the report has no NVTX)
+  EXPECT_EQ(bars[1]->title, "Top OS runtime calls by total time");
   EXPECT_EQ(bars[0]->labels, std::vector<std::string>{"vecAdd(double *, double *, double *, int)"});
   ASSERT_EQ(bars[0]->values.size(), 1u);
   EXPECT_DOUBLE_EQ(bars[0]->values[0], 116670 / 1e6);  // cuda_gpu_kern_sum Total Time (ns)
@@ -79,15 +92,17 @@ TEST(SummaryPage, TwoGpuReportHasOneHeatMapRowPerGpu) {
   std::string path = Fixture("nsys2026.2-torchrun-2gpu-nccl-nvtx-DERIVED-slice.sqlite");
   auto reader = report::ReportReader::Open(path);
   ASSERT_TRUE(reader.ok());
-  auto page = BuildSummaryPage(*reader, path, SummaryOptions{40, 5});
+  auto page = BuildSummaryPage(*reader, path, SummaryOptions{40, 5, html::kMaxTimelineEvents, ""});
   ASSERT_TRUE(page.ok()) << page.status().message();
   auto maps = BlocksOf<html::HeatMap>(*page);
   ASSERT_EQ(maps.size(), 1u);
   EXPECT_EQ(maps[0]->row_labels, (std::vector<std::string>{"GPU 0", "GPU 1"}));
   EXPECT_EQ(maps[0]->bin_starts_s.size(), 40u);
   auto bars = BlocksOf<html::BarChart>(*page);
-  ASSERT_EQ(bars.size(), 1u);
+  ASSERT_EQ(bars.size(), 2u);  // kernels and NVTX ranges, 5 bars each (top_kernels)
   EXPECT_EQ(bars[0]->labels.size(), 5u);
+  EXPECT_EQ(bars[1]->title, "Top NVTX ranges by total time");
+  EXPECT_EQ(bars[1]->labels.size(), 5u);
 }
 
 }  // namespace

@@ -27,10 +27,13 @@ std::string RenderBarChart(const BarChart& chart) {
   if (n == 0) return Note("No data.");
   double vmin = 0, vmax = 0;
   size_t longest = 0;
+  std::vector<std::string> shown =
+      ShortLabels(std::vector<std::string>(chart.labels.begin(), chart.labels.begin() + n),
+                  kLabelChars);
   for (size_t i = 0; i < n; ++i) {
     double v = chart.values[i];
     if (std::isfinite(v)) vmin = std::min(vmin, v), vmax = std::max(vmax, v);
-    longest = std::max(longest, std::min(chart.labels[i].size(), kLabelChars));
+    longest = std::max(longest, std::min(shown[i].size(), kLabelChars));
   }
   std::vector<double> ticks = NiceTicks(vmin, vmax, 6);
   double d0 = ticks.front(), d1 = ticks.back();
@@ -53,8 +56,10 @@ std::string RenderBarChart(const BarChart& chart) {
     double v = std::isfinite(chart.values[i]) ? chart.values[i] : 0;
     double y = kTop + kBarStep * static_cast<double>(i);
     double a = px(std::min(0.0, v)), b = px(std::max(0.0, v));
-    out += Label(left - 6, y + kBarHeight / 2 + 4, "end", Ellipsize(chart.labels[i], kLabelChars),
-                 " class=\"label\"");
+    // The full name rides along: the page's script shortens a label further if its glyphs are
+    // wider than LabelWidth assumed, so that none runs off the chart's left edge.
+    out += Label(left - 6, y + kBarHeight / 2 + 4, "end", shown[i],
+                 " class=\"label\" data-full=\"" + Escape(chart.labels[i]) + "\"");
     out += "<rect x=\"" + Coord(a) + "\" y=\"" + Coord(y) + "\" width=\"" +
            Coord(std::max(b - a, 1.0)) + "\" height=\"" + Coord(kBarHeight) + "\" fill=\"" +
            SeriesColor(0) + "\"><title>" + Escape(chart.labels[i]) + ": " +

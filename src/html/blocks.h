@@ -14,6 +14,7 @@ std::string RenderTable(const Table& table);
 std::string RenderHeatMap(const HeatMap& map, const std::string& id);
 std::string RenderLineChart(const LineChart& chart);
 std::string RenderBarChart(const BarChart& chart);
+std::string RenderTimeline(const Timeline& timeline, const std::string& id);
 
 // A note under a block (e.g. a cap that applied), escaped.
 std::string Note(const std::string& text);

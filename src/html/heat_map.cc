@@ -83,7 +83,8 @@ std::string RenderHeatMap(const HeatMap& map, const std::string& id) {
   }
   if (vmax <= 0) vmax = 1;
   size_t longest = 0;
-  for (const auto& l : g.labels) longest = std::max(longest, Ellipsize(l, kLabelChars).size());
+  std::vector<std::string> shown = ShortLabels(g.labels, kLabelChars);
+  for (const auto& l : shown) longest = std::max(longest, l.size());
   double left = LabelWidth(std::min(longest, kLabelChars)), right = 24, top = 8;
   double plot_w = kChartWidth - left - right;
   size_t rows = g.values.size();
@@ -103,8 +104,8 @@ std::string RenderHeatMap(const HeatMap& map, const std::string& id) {
   for (size_t r = 0; r < rows; ++r) {
     double y = top + row_h * static_cast<double>(r);
     if (r % label_every == 0) {
-      out += Text(left - 6, y + row_h / 2 + 4, "end", Ellipsize(g.labels[r], kLabelChars),
-                  " class=\"label\"");
+      out += Text(left - 6, y + row_h / 2 + 4, "end", shown[r],
+                  " class=\"label\" data-full=\"" + Escape(g.labels[r]) + "\"");
       out += "\n";
     }
     const auto& row = g.values[r];

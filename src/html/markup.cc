@@ -131,4 +131,18 @@ std::string Ellipsize(std::string_view text, size_t max_chars) {
   return std::string(text.substr(0, i)) + "\xE2\x80\xA6";
 }
 
+std::string ElideMiddle(std::string_view text, size_t max_chars) {
+  std::vector<size_t> starts;  // byte offset of each character
+  for (size_t i = 0; i < text.size(); ++i) {
+    if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) starts.push_back(i);
+  }
+  if (starts.size() <= max_chars) return std::string(text);
+  if (max_chars == 0) return "";
+  size_t keep = max_chars - 1, head = (keep + 1) / 2, tail = keep - head;
+  std::string out(text.substr(0, head < starts.size() ? starts[head] : text.size()));
+  out += "\xE2\x80\xA6";
+  if (tail > 0) out += text.substr(starts[starts.size() - tail]);
+  return out;
+}
+
 }  // namespace gsys::html

@@ -32,5 +32,14 @@ std::string SeriesColor(size_t i);
 
 // `text` cut to at most `max_chars` characters (UTF-8 aware), with "…" when cut.
 std::string Ellipsize(std::string_view text, size_t max_chars);
+// `text` shortened to at most `max_chars` characters (UTF-8 aware) by replacing its middle with
+// "…": both ends stay, since templated kernel names share a prefix and differ at their ends.
+std::string ElideMiddle(std::string_view text, size_t max_chars);
+// Chart labels of at most `max_chars` characters for `labels`, each readable and, where the
+// full names differ, distinct: a label that does not fit first loses a leading "void ", its
+// namespace qualifiers and the contents of its parenthesized groups (C++ kernel names), then its
+// middle (ElideMiddle). Labels that still read the same show the stretch where their names first
+// differ, between the start and an ellipsis. The full names belong in tooltips.
+std::vector<std::string> ShortLabels(const std::vector<std::string>& labels, size_t max_chars);
 
 }  // namespace gsys::html

@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+#include <string>
+
 #include <cmath>
 
 namespace gsys::html {
@@ -64,6 +67,35 @@ TEST(HtmlMarkup, ColorsAndEllipsis) {
   EXPECT_EQ(Ellipsize("abcdef", 6), "abcdef");
   EXPECT_EQ(Ellipsize("abcdefg", 6), "abcde\xE2\x80\xA6");
   EXPECT_EQ(Ellipsize("ääää", 3), "ää\xE2\x80\xA6");  // counts characters, not bytes
+}
+
+TEST(Markup, ElideMiddleKeepsBothEndsOfTemplatedNames) {
+  EXPECT_EQ(ElideMiddle("abcdef", 6), "abcdef");
+  EXPECT_EQ(ElideMiddle("abcdefg", 6), "abc\xE2\x80\xA6" "fg");
+  EXPECT_EQ(ElideMiddle("abcdefg", 1), "\xE2\x80\xA6");
+  EXPECT_EQ(ElideMiddle("abcdefg", 0), "");
+  EXPECT_EQ(ElideMiddle("äöüßäöü", 4), "äö\xE2\x80\xA6ü");  // characters, not bytes
+  // Five kernels that Ellipsize(40) made identical stay distinct.
+  std::string prefix = "void at::native::elementwise_kernel<128, 4, at::native::gpu_kernel_impl<";
+  std::vector<std::string> names;
+  std::set<std::string> cut;
+  for (const char* op : {"AddFunctor<float>", "MulFunctor<float>", "DivFunctor<float>",
+                         "AbsFunctor<float>", "NegFunctor<float>"}) {
+    names.push_back(prefix + op + ">(at::TensorIteratorBase&)::{lambda(int)#1}>(int, T3)");
+    cut.insert(Ellipsize(names.back(), 40));
+  }
+  EXPECT_EQ(cut.size(), 1u);  // what issue 23 saw
+  names.push_back("short_kernel");
+  std::vector<std::string> labels = ShortLabels(names, 40);
+  ASSERT_EQ(labels.size(), names.size());
+  EXPECT_EQ(std::set<std::string>(labels.begin(), labels.end()).size(), labels.size());
+  for (size_t i = 0; i < 5; ++i) {
+    EXPECT_LE(labels[i].size(), 40u + 6) << labels[i];  // 40 characters, ellipses are 3 bytes
+    EXPECT_EQ(labels[i].substr(0, 12), "elementwise_") << labels[i];  // "void at::native::" dropped
+    EXPECT_NE(labels[i].find(std::string(names[i], prefix.size(), 3)), std::string::npos)
+        << labels[i];  // the functor that tells them apart is shown
+  }
+  EXPECT_EQ(labels[5], "short_kernel");
 }
 
 }  // namespace

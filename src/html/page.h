@@ -7,13 +7,16 @@
 // Size caps (a page never grows huge by accident; each cap shows a note where it applies):
 //   a table shows at most kMaxTableRows rows; a heat map at most kMaxHeatMapRows rows and
 //   kMaxHeatMapBins bins (adjacent bins are averaged); a line series at most kMaxLinePoints points
-//   (evenly sampled, keeping the first and last); a bar chart at most kMaxBars bars.
+//   (evenly sampled, keeping the first and last); a bar chart at most kMaxBars bars; a timeline
+//   at most kMaxTimelineEvents events (timeline.h).
 #pragma once
 
 #include <cstddef>
 #include <string>
 #include <variant>
 #include <vector>
+
+#include "html/timeline.h"
 
 namespace gsys::html {
 
@@ -59,7 +62,8 @@ struct BarChart {
   std::vector<double> values;  // one per label
 };
 
-using Block = std::variant<std::string /*paragraph*/, Table, HeatMap, LineChart, BarChart>;
+using Block =
+    std::variant<std::string /*paragraph*/, Table, HeatMap, LineChart, BarChart, Timeline>;
 
 struct Page {
   std::string title, subtitle;

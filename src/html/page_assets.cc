@@ -40,6 +40,19 @@ svg.chart .grid { stroke: #e6e8ee; stroke-width: 1; }
 .legend span { margin-right: 16px; white-space: nowrap; }
 .legend i { display: inline-block; width: 12px; height: 12px; margin-right: 5px;
             vertical-align: -1px; border-radius: 2px; }
+div.timeline { border: 1px solid #e3e6ec; max-width: 100%; }
+.tl-bar { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; padding: 4px 6px;
+          background: #f7f8fa; border-bottom: 1px solid #e3e6ec; font-size: 12px; }
+.tl-bar button { font: inherit; min-width: 30px; padding: 1px 8px; cursor: pointer; }
+.tl-range { font-variant-numeric: tabular-nums; margin: 0 8px; }
+.tl-hint { color: #5b6475; flex-basis: 100%; }  /* its own line: the bar keeps its height */
+.tl-wrap { position: relative; }
+canvas.tl-canvas { display: block; width: 100%; cursor: grab; outline: none; }
+.tl-tip { display: none; position: absolute; pointer-events: none; z-index: 2; max-width: 60ch;
+          background: #1d2330; color: #ffffff; font-size: 12px; padding: 4px 8px;
+          border-radius: 3px; white-space: pre-line; overflow-wrap: anywhere; }
+.tl-detail, .tl-select { font-size: 13px; margin: 4px 6px; overflow-wrap: anywhere; }
+.tl-select table { margin-bottom: 6px; }
 footer { color: #8a93a3; font-size: 12px; padding: 0 28px 18px; }
 )css";
 
@@ -81,6 +94,15 @@ const std::string_view kPageScript = R"js(
         if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); sortBy(table, th, index); }
       });
     });
+  });
+  // Chart labels end at the plot's left edge. One whose glyphs are wider than the room the page
+  // reserved loses more of its middle (both ends stay) until it starts inside the chart.
+  Array.prototype.forEach.call(document.querySelectorAll('svg.chart text.label'), function (t) {
+    var full = t.getAttribute('data-full') || t.textContent;
+    for (var keep = full.length - 1; t.getBBox().x < 2 && keep > 2; keep--) {
+      var head = Math.ceil(keep / 2);
+      t.textContent = full.slice(0, head) + '\u2026' + full.slice(full.length - (keep - head));
+    }
   });
 })();
 )js";

@@ -152,9 +152,23 @@ class SummaryCli(CliTestCase):
                                 "summary: ", "nsys export --type sqlite")
         self.assertOneLineError(gsys("summary", fixture(), "-o", os.path.join(self.tmp, "no", "p.html")),
                                 EXIT_IO, "summary: output directory")
+        self.assertOneLineError(gsys("summary", fixture(), "-o", out, "--filter-time", "1x/2s"),
+                                EXIT_USAGE, "summary: --filter-time: ")
+        self.assertOneLineError(gsys("summary", fixture(), "-o", out, "--filter-nvtx", "no such"),
+                                EXIT_USAGE, "summary: --filter-nvtx: ")
         self.assertFalse(os.path.exists(out))
         # The same codes as gsys stats on the same inputs.
         self.assertEqual(gsys("stats", junk).returncode, EXIT_BAD_INPUT)
+
+    def test_filters_apply_to_the_whole_page(self):
+        # A window holding none of the fixture's GPU work leaves no timeline, chart or kernel row.
+        page = self.run_summary(fixture(), "--filter-time", "0/1ns")
+        self.assertIn("Only events overlapping 0/1ns (--filter-time)", page)
+        self.assertNotIn('<script type="application/json"', page)
+        self.assertIn("holds no GPU activity", page)
+        whole = self.run_summary(fixture(), "-f")
+        self.assertIn('<script type="application/json"', whole)
+        self.assertIn("CUDA GPU Kernel Summary", whole)
 
     def test_help(self):
         proc = gsys("summary", "--help")

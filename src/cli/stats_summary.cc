@@ -6,12 +6,15 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <fstream>
+#include <iterator>
 #include <memory>
 
 #include "analysis/stats/format/json_formatter.h"
 #include "analysis/stats/stats.h"
 #include "cli/output.h"
 #include "cli/subcommand.h"
+#include "common/command_text.h"
 #include "common/file_mode.h"
 #include "report/reader/report_reader.h"
 
@@ -42,11 +45,29 @@ bool StatsTo(const std::string& path, const std::vector<std::string>& args) {
   return ok;
 }
 
+// This gsys process's command line (the `wrap` or `profile` that made the window), as a
+// shell would take it, secrets masked (common/command_text.h).
+std::string OwnCommandText() {
+  std::ifstream in("/proc/self/cmdline", std::ios::binary);
+  std::string raw((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<std::string> argv;
+  for (size_t start = 0; start < raw.size();) {
+    size_t end = raw.find('\0', start);
+    if (end == std::string::npos) end = raw.size();
+    argv.push_back(raw.substr(start, end - start));
+    start = end + 1;
+  }
+  return CommandText(argv);
+}
+
 bool JsonSummary(const std::string& report, const std::string& path) {
   auto reader = report::ReportReader::Open(report);
   if (!reader.ok()) return false;
   analysis::JsonFormatter json(analysis::FormatOptions{});
-  std::string out = "{\n\"report\": " + analysis::JsonString(report) + ",\n\"reports\": {";
+  std::string out = "{\n\"report\": " + analysis::JsonString(report) +
+                    ",\n\"gsys_version\": " + analysis::JsonString(GSYS_VERSION) +
+                    ",\n\"command\": " + analysis::JsonString(OwnCommandText()) +
+                    ",\n\"reports\": {";
   bool first = true;
   for (const auto& name : analysis::DefaultReports()) {
     auto r = analysis::RunReport(*reader, {name, {}});

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The stats summaries written beside each serving-mode report: NAME.stats.txt (the default
 // `gsys stats` reports in nsys's console shape) and NAME.stats.json (one JSON object:
-// {"report": PATH, "reports": {NAME: [rows...] | {"skipped": REASON}}}).
+// {"report": PATH, "gsys_version": V, "command": the gsys command line that made it,
+// "reports": {NAME: [rows...] | {"skipped": REASON}}}).
 #pragma once
 
 #include <string>

@@ -247,6 +247,11 @@ def case_window():
         eq(open(remote, "rb").read(), open(local, "rb").read(), f"uploaded bytes of {suffix}")
     summary = json.load(open(base + ".stats.json"))
     eq(summary["report"], rep, "summary names its report")
+    # Provenance (issue 23 item 4): the gsys version and the command that made it.
+    check(re.fullmatch(r"\d+\.\d+\.\d+.*", summary["gsys_version"]) is not None,
+          "summary's gsys_version: %r" % summary.get("gsys_version"))
+    check(" wrap " in " " + summary["command"] + " " and summary["command"].split()[0].endswith("gsys"),
+          "summary's command: %r" % summary.get("command"))
     nvtx = {r["Range"]: r["Instances"] for r in summary["reports"]["nvtx_sum"]}
     got = check_window(rep, load)
     eq(sum(nvtx.values()), len(got), "nvtx_sum instances in the JSON summary")

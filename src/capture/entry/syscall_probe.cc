@@ -25,8 +25,23 @@ namespace {
 thread_local int t_status_fd = -1;
 thread_local uint64_t t_status_dev = 0, t_status_ino = 0;
 
-// Reads the kept descriptor again from its start (a /proc status file is made anew for each
-// read from offset 0); 0 when there is none or it is no longer that file.
+// Reads `fd` from offset 0 into `buf` (NUL-terminated; up to cap-1 bytes); returns the length.
+// pread: a kept /proc status file is made anew by each read from offset 0. (A freshly opened
+// one is read with read(), which every filter a program can run under allows; whoever keeps a
+// descriptor checks that pread64 is allowed first, sink.cc HandshakeFilteredWriter.)
+size_t ReadFromStart(long fd, char* buf, size_t cap) {
+  size_t n = 0;
+  while (n + 1 < cap) {
+    long r = syscall(SYS_pread64, fd, buf + n, cap - 1 - n, static_cast<long>(n));
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) break;
+    n += static_cast<size_t>(r);
+  }
+  buf[n] = '\0';
+  return n;
+}
+
+// The kept descriptor read again; 0 when there is none or it is no longer that file.
 size_t ReadKeptStatus(char* buf, size_t cap) {
   struct stat st {};
   if (t_status_fd < 0 || syscall(SYS_fstat, t_status_fd, &st) != 0 ||
@@ -34,15 +49,7 @@ size_t ReadKeptStatus(char* buf, size_t cap) {
       static_cast<uint64_t>(st.st_ino) != t_status_ino) {
     return 0;
   }
-  size_t n = 0;
-  while (n + 1 < cap) {
-    long r = syscall(SYS_pread64, t_status_fd, buf + n, cap - 1 - n, static_cast<long>(n));
-    if (r < 0 && errno == EINTR) continue;
-    if (r <= 0) break;
-    n += static_cast<size_t>(r);
-  }
-  buf[n] = '\0';
-  return n;
+  return ReadFromStart(t_status_fd, buf, cap);
 }
 
 // Reads the calling thread's status file into `buf` (raw syscalls: no stdio, no allocation).
@@ -102,35 +109,36 @@ struct KernelSigaction {
 // default SIGSYS, the call, exit. A child killed before the call (prlimit64 or prctl filtered
 // too) reads as "unsafe": conservative, the call is then skipped.
 // `progress` (shared with the parent, may be null): set to i + 1 before call i.
-[[noreturn]] void ProbeChild(const ProbeCall* calls, int count, volatile long* progress) {
+// `progress` stays 0 while the child sets itself up, then is i + 1 while it makes calls[i].
+// `dumpable_off`: also prctl(PR_SET_DUMPABLE, 0) (no core however core_pattern is set), which
+// a filter may itself kill or trap.
+[[noreturn]] void ProbeChild(const ProbeCall* calls, int count, volatile long* progress,
+                             bool dumpable_off) {
   rlimit no_core{0, 0};
   syscall(SYS_prlimit64, 0, RLIMIT_CORE, &no_core, nullptr);
-  syscall(SYS_prctl, PR_SET_DUMPABLE, 0, 0, 0, 0);
+  if (dumpable_off) syscall(SYS_prctl, PR_SET_DUMPABLE, 0, 0, 0, 0);
   KernelSigaction dfl{};
   syscall(SYS_rt_sigaction, SIGSYS, &dfl, nullptr, sizeof(dfl.mask));
   for (int i = 0; i < count; ++i) {
-    if (progress != nullptr) *progress = i + 1;
+    *progress = i + 1;
     const long* a = calls[i].args;
     syscall(calls[i].nr, a[0], a[1], a[2], a[3], a[4], a[5]);
   }
-  if (progress != nullptr) *progress = count + 1;
+  *progress = count + 1;
   for (;;) syscall(SYS_exit_group, 0);
 }
 
-// Runs the calls in a throw-away child. Returns how many of them returned (all: `count`); the
-// call at that index, if any, killed or trapped (or the child could not be run: -1).
-int RunProbeChild(const ProbeCall* calls, int count) {
-  volatile long* progress = nullptr;
-  void* page = nullptr;
-  if (count > 1) {
-    page = mmap(nullptr, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    if (page == MAP_FAILED) return -1;
-    progress = static_cast<volatile long*>(page);
-  }
+// One probe child (ProbeChild). Returns how many calls returned, -1 when the child could not
+// be run, kDiedInSetup when it died before its first call.
+constexpr int kDiedInSetup = -2;
+int RunProbeChildOnce(const ProbeCall* calls, int count, bool dumpable_off) {
+  void* page = mmap(nullptr, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (page == MAP_FAILED) return -1;
+  volatile long* progress = static_cast<volatile long*>(page);
   // Flags 0: a fork without an exit signal (no SIGCHLD, invisible to wait(-1)); the child runs
   // on its own copy of this stack.
   long pid = syscall(SYS_clone, 0L, 0L, 0L, 0L, 0L);
-  if (pid == 0) ProbeChild(calls, count, progress);
+  if (pid == 0) ProbeChild(calls, count, progress, dumpable_off);
   int survived = -1;
   if (pid > 0) {
     int st = 0;
@@ -143,10 +151,10 @@ int RunProbeChild(const ProbeCall* calls, int count) {
         done = true;
         if (WIFEXITED(st)) {
           survived = count;
-        } else if (progress != nullptr && *progress >= 1) {
+        } else if (*progress >= 1) {
           survived = static_cast<int>(*progress - 1);
         } else {
-          survived = 0;
+          survived = kDiedInSetup;
         }
         break;
       }
@@ -162,8 +170,18 @@ int RunProbeChild(const ProbeCall* calls, int count) {
       }
     }
   }
-  if (page != nullptr) munmap(page, 4096);
+  munmap(page, 4096);
   return survived;
+}
+
+// Runs the calls in a throw-away child. Returns how many of them returned (all: `count`); the
+// call at that index, if any, killed or trapped (or the child could not be run: -1). A child
+// that died in its own set-up (a filter that traps prctl: its PR_SET_DUMPABLE) says nothing
+// about the calls: they are probed again by a child that leaves prctl out.
+int RunProbeChild(const ProbeCall* calls, int count) {
+  int survived = RunProbeChildOnce(calls, count, /*dumpable_off=*/true);
+  if (survived == kDiedInSetup) survived = RunProbeChildOnce(calls, count, false);
+  return survived == kDiedInSetup ? 0 : survived;
 }
 
 ProbeResult ProbeInChild(long nr, const long* a) {

@@ -118,5 +118,22 @@ TEST(SyscallProbeTest, ProbeChildIsReapedAndInvisibleToWait) {
   })());
 }
 
+// The probe child turns core dumps off with prctl: a filter that kills or traps prctl ended it
+// before the probed call, and every call read as one the filter forbids.
+void PrctlFilterStillProbes(unsigned action) {
+  if (!InstallFilter(SYS_prctl, action)) std::_Exit(77);
+  if (ProbeSyscall(SYS_getppid) != ProbeResult::kSafe) std::_Exit(4);
+  if (ProbeSyscall(SYS_prctl, PR_GET_DUMPABLE) != ProbeResult::kUnsafe) std::_Exit(5);
+  ProbeCall calls[] = {{SYS_getpid, {}}, {SYS_prctl, {PR_GET_NAME}}};
+  PrimeSyscallProbes(calls, 2);
+  if (ProbeSyscall(SYS_getpid) != ProbeResult::kSafe) std::_Exit(6);
+  std::_Exit(0);
+}
+
+TEST(SyscallProbeTest, FilterOnPrctlStillProbesOtherCalls) {
+  EXPECT_CHILD_OK(PrctlFilterStillProbes(SECCOMP_RET_TRAP));
+  EXPECT_CHILD_OK(PrctlFilterStillProbes(SECCOMP_RET_KILL_PROCESS));
+}
+
 }  // namespace
 }  // namespace gsys::capture

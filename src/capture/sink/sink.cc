@@ -76,11 +76,11 @@ struct SinkState {
   // until it is moved to 700 or above, where a program listing /proc/self/fd (or opening a
   // file at that instant) would see it. So nothing is opened while the program runs: the
   // stream is opened and the command line read before the program goes on (init, fork child),
-  // and a thread's name is what prctl(PR_GET_NAME) on that thread says when it gets its buffer.
+  // the writer's status file is opened for it then (HandshakeFilteredWriter), and threads'
+  // names are read at the final flush only.
   bool shared_table = false;
-  char cmdline[4096] = {};
+  char cmdline[4096] = {};  // read by PrepareSharedTable when shared_table
   size_t cmdline_len = 0;
-  bool cmdline_read = false;
   std::atomic<uint32_t> writer_tid{0};
   // A final flush asked of the writer thread (FinalFlushByWriter): 1 = asked, 2 = done.
   std::atomic<uint32_t> final_word{0};
@@ -197,6 +197,24 @@ void LeaveStopMarker(const char* reason, const char* text = nullptr) {
   syscall(SYS_close, fd);
 }
 
+// `fd` renumbered to 700 or above, close-on-exec, out of the numbers the program is about to
+// get (docs/reliability.md, identity difference 5); a table that allows fewer keeps it as is.
+long MoveHigh(long fd) {
+  if (fd < 0) return fd;
+  long moved = syscall(SYS_fcntl, fd, F_DUPFD_CLOEXEC, 700);
+  if (moved < 0) return fd;
+  syscall(SYS_close, fd);
+  return moved;
+}
+
+// Whether `fd` is still the file (dev, ino) names: the program may have closed it or put a
+// file of its own at that number.
+bool IsSameFile(int fd, uint64_t dev, uint64_t ino) {
+  struct stat st {};
+  return syscall(SYS_fstat, fd, &st) == 0 && static_cast<uint64_t>(st.st_dev) == dev &&
+         static_cast<uint64_t>(st.st_ino) == ino;
+}
+
 // Opens the stream file by path and checks that the descriptor is that file (a program that
 // dup2()s onto every descriptor may replace the number between our open and the check: then
 // the descriptor is the program's, left alone, and we open again). Returns -1 when it cannot (and, unless the cause is
@@ -215,13 +233,7 @@ long OpenVerified() {
       SinkDisable(err == ENOENT ? "session directory is gone" : "cannot create the stream file");
       return -1;
     }
-    // At 700 or above, out of the numbers the program is about to get (docs/reliability.md,
-    // identity difference 5); a table that allows fewer keeps the low number.
-    long moved = syscall(SYS_fcntl, fd, F_DUPFD_CLOEXEC, 700);
-    if (moved >= 0) {
-      syscall(SYS_close, fd);
-      fd = moved;
-    }
+    fd = MoveHigh(fd);
     struct stat st {}, by_name {};
     if (syscall(SYS_fstat, fd, &st) == 0 && S_ISREG(st.st_mode) &&
         syscall(SYS_newfstatat, AT_FDCWD, path, &by_name, 0) == 0 &&
@@ -243,11 +255,7 @@ bool OpenStream() {
 
 // The program may have closed our descriptor or reused its number for its own file: never
 // write chunks into someone else's file. Reopen the stream by name when it is not ours.
-bool StreamFdIsOurs() {
-  struct stat st {};
-  return syscall(SYS_fstat, g.fd, &st) == 0 && static_cast<uint64_t>(st.st_dev) == g.fd_dev &&
-         static_cast<uint64_t>(st.st_ino) == g.fd_ino;
-}
+bool StreamFdIsOurs() { return IsSameFile(g.fd, g.fd_dev, g.fd_ino); }
 
 // A chunk that cannot be written is discarded; its records count as dropped (the sum of
 // records written and dropped stays exact, docs/reliability.md P3).
@@ -345,7 +353,9 @@ void AppendMeta(format::RecordKind kind, uint32_t tid, const Body& body, const c
 
 void AppendProcessStart() {
   static char exe[kMaxPathBytes];
-  if (!g.cmdline_read) g.cmdline_len = ReadSmallFile("/proc/self/cmdline", g.cmdline, sizeof(g.cmdline));
+  if (!g.shared_table) {
+    g.cmdline_len = ReadSmallFile("/proc/self/cmdline", g.cmdline, sizeof(g.cmdline));
+  }
   const char* cmdline = g.cmdline;
   size_t cmd_len = g.cmdline_len;
   long n = syscall(SYS_readlink, "/proc/self/exe", exe, sizeof(exe) - 1);
@@ -699,7 +709,6 @@ void PrepareSharedTable() {
   bool locked = LockDrain(true);
   g.shared_table = true;
   g.cmdline_len = ReadSmallFile("/proc/self/cmdline", g.cmdline, sizeof(g.cmdline));
-  g.cmdline_read = true;
   if (g.fd < 0 && !g.disabled.load()) OpenStream();
   if (locked) UnlockDrain();
 }
@@ -713,11 +722,14 @@ void HandshakeFilteredWriter() {
     char path[64];
     std::snprintf(path, sizeof(path), "/proc/self/task/%u/status",
                   g.writer_tid.load(std::memory_order_relaxed));
-    long fd = RawOpen(path, O_RDONLY | O_CLOEXEC, 0);
-    long moved = fd >= 0 ? syscall(SYS_fcntl, fd, F_DUPFD_CLOEXEC, 700) : -1;
-    if (moved >= 0) {
+    long fd = MoveHigh(RawOpen(path, O_RDONLY | O_CLOEXEC, 0));
+    // The writer re-reads it with pread64, which a filter may forbid (probed here, the
+    // writer's filters being this thread's): then the writer opens the file each time.
+    static char probe_buf[64];
+    if (fd >= 0 && !SyscallAllowed(SYS_pread64, fd, reinterpret_cast<long>(probe_buf),
+                                   sizeof(probe_buf), 0)) {
       syscall(SYS_close, fd);
-      fd = moved;
+      fd = -1;
     }
     struct stat st {};
     if (fd >= 0 && syscall(SYS_fstat, fd, &st) == 0) {
@@ -757,7 +769,6 @@ bool StartWriter() {
   }
   g.may_unshare = g.writer_unfiltered || SyscallAllowed(SYS_unshare, CLONE_FILES);
   g.shared_table = false;
-  g.cmdline_read = false;
   g.start_word.store(0, std::memory_order_relaxed);
   if (!g.may_unshare) PrepareSharedTable();
   pthread_attr_t attr;
@@ -978,10 +989,8 @@ void SinkForkChild(int64_t stream_id) {
   g.fd = -1;
   // The parent's writer's status file, in the parent's table when it shared it (this copy of
   // it too): closed when the number still holds it, whatever the program did with it since.
-  struct stat status_st {};
-  if (g.writer_status_fd >= 0 && syscall(SYS_fstat, g.writer_status_fd, &status_st) == 0 &&
-      static_cast<uint64_t>(status_st.st_dev) == g.writer_status_dev &&
-      static_cast<uint64_t>(status_st.st_ino) == g.writer_status_ino) {
+  if (g.writer_status_fd >= 0 &&
+      IsSameFile(g.writer_status_fd, g.writer_status_dev, g.writer_status_ino)) {
     syscall(SYS_close, g.writer_status_fd);
   }
   g.writer_status_fd = -1;

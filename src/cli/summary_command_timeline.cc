@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <map>
 
+#include "common/saturating.h"
 #include "report/db/database.h"
 #include "report/reader/report_reader.h"
 
@@ -118,7 +119,8 @@ Result<html::Timeline> ReadTimeline(report::ReportReader& reader, size_t max_eve
           {RowLabel(e.row, names, gpu_processes.size() > 1),
            std::get<4>(e.row) == timeline_internal::kThreadSamples && std::get<0>(e.row) == 1});
     }
-    timeline.events.push_back({e.start, e.end - e.start,
+    // Saturating: a damaged report can hold a span of INT64_MIN..INT64_MAX.
+    timeline.events.push_back({e.start, SaturatingSub(e.end, e.start),
                                static_cast<uint32_t>(timeline.rows.size() - 1), e.name, e.detail,
                                e.kind, depth[i]});
   }

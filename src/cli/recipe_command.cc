@@ -16,6 +16,7 @@
 #include "cli/recipe_command.h"
 #include "cli/subcommand.h"
 #include "cli/time_spec.h"
+#include "common/command_text.h"
 #include "common/strings.h"
 
 namespace gsys::cli {
@@ -101,6 +102,13 @@ int64_t UsableCpus() {
     return CPU_COUNT(&set);
   }
   return std::max(1u, std::thread::hardware_concurrency());
+}
+
+// This command as a shell would take it, secrets masked, for the manifest and the page footer.
+rc::OutputProvenance MadeBy(const std::vector<std::string>& args) {
+  std::vector<std::string> argv = {"gsys", "recipe"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return {CommandText(argv), GSYS_VERSION};
 }
 
 Result<int64_t> IntFlag(const ParsedFlags& flags, const std::string& name, int64_t lo,
@@ -243,8 +251,8 @@ class RecipeCommand : public Subcommand {
     for (const rc::RankInfo& rank : run->ranks) PrintDataWarnings(rank.data_warnings);
     for (const auto& note : run->result.notes) std::fprintf(stderr, "gsys: note: %s\n", note.c_str());
     GSYS_ASSIGN_OR_RETURN(auto files,
-                          rc::WriteOutputDir(dir, force, *recipe, run.value(),
-                                             "gsys recipe " + Join(args, " "), text));
+                          rc::WriteOutputDir(dir, force, *recipe, run.value(), MadeBy(args),
+                                             text));
     if (!quiet) PrintOut(RecipeSummaryText(*recipe, run.value(), dir, files));
     return 0;
   }
@@ -260,8 +268,8 @@ class RecipeCommand : public Subcommand {
     rc::RecipeRun run;
     GSYS_ASSIGN_OR_RETURN(run.result, rc::DiffRecipeOutputs(inputs[0], inputs[1],
                                                             options.tolerance, &run.ranks));
-    GSYS_ASSIGN_OR_RETURN(auto files, rc::WriteOutputDir(dir, force, recipe, run,
-                                                         "gsys recipe " + Join(args, " "), text));
+    GSYS_ASSIGN_OR_RETURN(auto files,
+                          rc::WriteOutputDir(dir, force, recipe, run, MadeBy(args), text));
     if (!quiet) PrintOut(RecipeSummaryText(recipe, run, dir, files));
     return 0;
   }

@@ -3,6 +3,7 @@
 """CLI tests of `gsys recipe`: bad input gives one line and a documented exit code, nothing is
 written; a rank missing data is skipped (listed with the reason) and the recipe goes on."""
 import csv
+import json
 import lzma
 import os
 import shutil
@@ -56,6 +57,19 @@ class RecipeCliTest(CliTestCase):
         self.assertOneLineError(gsys("recipe", "cuda_gpu_kern_sum", "--mode", "dask",
                                      "--input", self.r0), EXIT_USAGE, "--mode")
         self.assertOneLineError(gsys("recipe"), EXIT_USAGE, "no recipe given")
+
+    def test_manifest_and_page_name_the_command_and_version(self):
+        proc = gsys("recipe", "cuda_gpu_kern_sum", "--input", self.inputs, "--output", self.out)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        with open(os.path.join(self.out, "out.gsys-analysis")) as f:
+            manifest = json.load(f)
+        version = gsys("--version").stdout.split()[-1]
+        self.assertEqual(manifest["GsysVersion"], version)
+        self.assertEqual(manifest["CommandLine"], "gsys recipe cuda_gpu_kern_sum --input %s "
+                         "--output %s" % (self.inputs, self.out))
+        self.assertIn("cuda_gpu_kern_sum.html", manifest["Outputs"])
+        with open(os.path.join(self.out, "cuda_gpu_kern_sum.html")) as f:
+            self.assertIn("Made by gsys %s: gsys recipe cuda_gpu_kern_sum" % version, f.read())
 
     def test_nvtx_pace_without_name_picks_the_most_frequent_top_level_range(self):
         # "step" x3 at top level with "inner" x4 nested in them; "tie" x3 at top level on

@@ -115,7 +115,8 @@ Status CheckOutputDir(const std::string& dir, bool force) {
   return OkStatus();
 }
 
-html::Page RecipePage(const Recipe& recipe, const RecipeRun& run) {
+html::Page RecipePage(const Recipe& recipe, const RecipeRun& run,
+                      const OutputProvenance& made_by) {
   html::Page page;
   page.title = recipe.title() + " (" + recipe.name() + ")";
   size_t skipped = std::count_if(run.ranks.begin(), run.ranks.end(),
@@ -128,12 +129,13 @@ html::Page RecipePage(const Recipe& recipe, const RecipeRun& run) {
   bool sets = std::any_of(run.ranks.begin(), run.ranks.end(),
                           [](const RankInfo& r) { return r.set != 0; });
   page.blocks.emplace_back(TableBlock("files", FilesFrame(run.ranks, sets)));
+  page.provenance = "Made by gsys " + made_by.gsys_version + ": " + made_by.command_line;
   return page;
 }
 
 Result<std::vector<std::string>> WriteOutputDir(const std::string& dir, bool force,
                                                 const Recipe& recipe, const RecipeRun& run,
-                                                const std::string& command_line, CsvText text) {
+                                                const OutputProvenance& made_by, CsvText text) {
   GSYS_RETURN_IF_ERROR(CheckOutputDir(dir, force));
   std::error_code ec;
   fs::path final_path = fs::absolute(dir, ec);
@@ -154,13 +156,14 @@ Result<std::vector<std::string>> WriteOutputDir(const std::string& dir, bool for
     written.push_back(t.name + ".csv");
   }
   std::string page_name = recipe.name() + ".html";
-  if (s.ok()) s = WriteFile(tmp / page_name, html::RenderPage(RecipePage(recipe, run)));
+  if (s.ok()) s = WriteFile(tmp / page_name, html::RenderPage(RecipePage(recipe, run, made_by)));
   written.push_back(page_name);
   std::string manifest_name = final_path.filename().string() + ".gsys-analysis";
   std::sort(written.begin(), written.end());
   std::string manifest = "{\n  \"RecipeName\": " + JsonString(recipe.name()) +
                          ",\n  \"DisplayName\": " + JsonString(recipe.title()) +
-                         ",\n  \"CommandLine\": " + JsonString(command_line) +
+                         ",\n  \"CommandLine\": " + JsonString(made_by.command_line) +
+                         ",\n  \"GsysVersion\": " + JsonString(made_by.gsys_version) +
                          ",\n  \"Outputs\": [";
   for (size_t i = 0; i < written.size(); ++i) {
     manifest += (i ? ", " : "") + JsonString(written[i]);

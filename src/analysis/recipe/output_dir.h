@@ -15,14 +15,23 @@ namespace gsys::analysis::recipe {
 // unrelated directory), or when its parent is missing or not writable.
 Status CheckOutputDir(const std::string& dir, bool force);
 
+// Who made an output, for its manifest and page footer: the command line as a shell would take
+// it (common/command_text.h, secrets masked) and the gsys version.
+struct OutputProvenance {
+  std::string command_line;
+  std::string gsys_version;
+};
+
 // Writes the output of `run` into `dir` through a temporary sibling directory renamed into
 // place, so a failure leaves no partial output. Returns the file names written (sorted). `text`:
 // the CSVs' text cells as they are, or neutralised for spreadsheets (frame.h).
 Result<std::vector<std::string>> WriteOutputDir(const std::string& dir, bool force,
                                                 const Recipe& recipe, const RecipeRun& run,
-                                                const std::string& command_line, CsvText text);
+                                                const OutputProvenance& made_by, CsvText text);
 
-// The page of `run` (title, the recipe's blocks, notes, the files index).
-html::Page RecipePage(const Recipe& recipe, const RecipeRun& run);
+// The page of `run` (title, the recipe's blocks, notes, the files index; the input reports'
+// paths are in that index) with a footer naming `made_by`.
+html::Page RecipePage(const Recipe& recipe, const RecipeRun& run,
+                      const OutputProvenance& made_by);
 
 }  // namespace gsys::analysis::recipe

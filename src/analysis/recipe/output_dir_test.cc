@@ -40,14 +40,35 @@ TEST(OutputDirTest, SpilledRowsAreNeutralisedLikeInMemoryRows) {
   ASSERT_NE(recipe, nullptr);
 
   const std::filesystem::path dir = (*scratch)->path() + "/out";
-  ASSERT_TRUE(WriteOutputDir(dir.string(), false, *recipe, run, "test", CsvText::kNeutralised).ok());
+  ASSERT_TRUE(WriteOutputDir(dir.string(), false, *recipe, run, {"gsys recipe x", "9.9"}, CsvText::kNeutralised).ok());
   EXPECT_EQ(Slurp(dir / "trace.csv"),
             "Rank,Name,Value\n0,\"'=HYPERLINK(\"\"x\"\")\",-1\n1,'@SUM(A1),-5\n"
             "1,\"multi\nline,=x\",2.5\n");
-  ASSERT_TRUE(WriteOutputDir(dir.string(), true, *recipe, run, "test", CsvText::kAsIs).ok());
+  ASSERT_TRUE(WriteOutputDir(dir.string(), true, *recipe, run, {"gsys recipe x", "9.9"}, CsvText::kAsIs).ok());
   EXPECT_EQ(Slurp(dir / "trace.csv"),
             "Rank,Name,Value\n0,\"=HYPERLINK(\"\"x\"\")\",-1\n1,@SUM(A1),-5\n"
             "1,\"multi\nline,=x\",2.5\n");
+}
+
+// The manifest and the page name the command and the gsys version that made them.
+TEST(OutputDirTest, ManifestAndPageCarryProvenance) {
+  auto scratch = ScratchDir::Create();
+  ASSERT_TRUE(scratch.ok());
+  const Recipe* recipe = FindRecipe("cuda_gpu_kern_sum");
+  ASSERT_NE(recipe, nullptr);
+  RecipeRun run;
+  const std::filesystem::path dir = (*scratch)->path() + "/made";
+  OutputProvenance made_by{"gsys recipe cuda_gpu_kern_sum --input 'a b'", "1.2.3-test"};
+  ASSERT_TRUE(WriteOutputDir(dir.string(), false, *recipe, run, made_by, CsvText::kAsIs).ok());
+  const std::string manifest = Slurp(dir / "made.gsys-analysis");
+  EXPECT_NE(manifest.find("\"CommandLine\": \"gsys recipe cuda_gpu_kern_sum --input 'a b'\""),
+            std::string::npos)
+      << manifest;
+  EXPECT_NE(manifest.find("\"GsysVersion\": \"1.2.3-test\""), std::string::npos) << manifest;
+  const std::string page = Slurp(dir / "cuda_gpu_kern_sum.html");
+  EXPECT_NE(page.find("Made by gsys 1.2.3-test: gsys recipe cuda_gpu_kern_sum "
+                      "--input &#39;a b&#39;"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -21,6 +21,7 @@
 namespace gsys::cli {
 
 std::unique_ptr<Subcommand> MakeStatsCommand();
+std::unique_ptr<Subcommand> MakeSummaryCommand();
 
 namespace {
 
@@ -94,6 +95,11 @@ std::vector<std::string> WriteStatsSummaries(const std::string& report) {
   std::vector<std::string> files;
   if (StatsTo(base + ".stats.txt", {report})) files.push_back(base + ".stats.txt");
   if (JsonSummary(report, base + ".stats.json")) files.push_back(base + ".stats.json");
+  // The HTML page as `gsys summary` makes it (written atomically, so a planted link is replaced);
+  // its footer names that command and the report.
+  std::string page = base + ".html";
+  auto made = MakeSummaryCommand()->Run({report, "-o", page, "--force-overwrite", "-q"});
+  if (made.ok() && *made == 0) files.push_back(page);
   return files;
 }
 

@@ -2,7 +2,7 @@
 // The stats summaries written beside each serving-mode report: NAME.stats.txt (the default
 // `gsys stats` reports in nsys's console shape) and NAME.stats.json (one JSON object:
 // {"report": PATH, "gsys_version": V, "command": the gsys command line that made it,
-// "reports": {NAME: [rows...] | {"skipped": REASON}}}).
+// "reports": {NAME: [rows...] | {"skipped": REASON}}}), and NAME.html (the `gsys summary` page).
 #pragma once
 
 #include <string>
@@ -10,7 +10,7 @@
 
 namespace gsys::cli {
 
-// Writes both summaries for `report`; returns the paths written.
+// Writes the three summaries for `report`; returns the paths written.
 std::vector<std::string> WriteStatsSummaries(const std::string& report);
 
 }  // namespace gsys::cli

@@ -25,7 +25,7 @@
   upload_messages   an S3 endpoint answering with ESC sequences, CR/LF and a forged
                "gsys: uploaded" line, echoing the Authorization header: gsys prints one
                printable line per message, the key id only as ...ABCD, no signature
-  summary_links     (root) `nobody` plants WIN.stats.txt and WIN.stats.json as symbolic links to
+  summary_links     (root) `nobody` plants WIN.stats.txt, WIN.stats.json, WIN.html as symbolic links to
                root's files in the shared output directory of a `gsys launch` session: the window's
                summaries replace the links, the files they named stay as they were (they were
                overwritten through the links)
@@ -465,6 +465,7 @@ def case_summary_links():
     def plant():
         os.symlink(victim, win + ".stats.txt")
         os.symlink(missing, win + ".stats.json")
+        os.symlink(victim, win + ".html")
     if as_nobody(plant) != 0:
         fail("nobody could not plant the links")
     env = launch_env(os.path.join(TMP, "sessions"))
@@ -487,7 +488,7 @@ def case_summary_links():
             fail("the window's stats summary was written through a planted link")
     if os.path.exists(missing):
         fail("the window's JSON summary created the planted link's target")
-    for suffix in (".stats.txt", ".stats.json"):
+    for suffix in (".stats.txt", ".stats.json", ".html"):
         if os.path.islink(win + suffix) or not os.path.isfile(win + suffix):
             fail(f"{win + suffix} is not the summary gsys wrote")
     print("summaries replaced the planted links; their targets untouched")

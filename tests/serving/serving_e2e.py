@@ -240,7 +240,7 @@ def case_window():
     load.run_for(0.5)
     eq(load.failed, 0, "failed requests")
     base = rep[:-len(".gsys-rep")]
-    for suffix in (".gsys-rep", ".stats.txt", ".stats.json"):
+    for suffix in (".gsys-rep", ".stats.txt", ".stats.json", ".html"):
         local = base + suffix
         remote = os.path.join(up, os.path.basename(local))
         wait_for(lambda: os.path.exists(remote), 20, f"upload of {local}")
@@ -256,6 +256,9 @@ def case_window():
     got = check_window(rep, load)
     eq(sum(nvtx.values()), len(got), "nvtx_sum instances in the JSON summary")
     check("NVTX Range Summary" in open(base + ".stats.txt").read(), "text summary")
+    page = open(base + ".html").read()
+    check(("Made by gsys %s from %s: gsys summary" % (summary["gsys_version"], rep)) in page,
+          "the HTML summary's footer names the version and the report")
     finish_wrap(p)
     err = stderr_text()
     check("python-gil" in err and "does not record" in err, "unknown trace name warned:\n" + err)
@@ -411,13 +414,13 @@ def case_s3():
         load = Load(read_port(port_file))
         load.run_for(2.5)
         rep = wait_for(lambda: reports_in(out), 20, "the report")[0]
-        wait_for(lambda: stderr_text().count("uploaded") >= 3 or "failed" in stderr_text(), 30,
-                 "three uploads")
+        wait_for(lambda: stderr_text().count("uploaded") >= 4 or "failed" in stderr_text(), 30,
+                 "four uploads")
         load.run_for(0.3)
         eq(load.failed, 0, "failed requests")
         check_window(rep, load)
         base = rep[:-len(".gsys-rep")]
-        for suffix in (".gsys-rep", ".stats.txt", ".stats.json"):
+        for suffix in (".gsys-rep", ".stats.txt", ".stats.json", ".html"):
             local = base + suffix
             key = "serve/node1/" + os.path.basename(local)
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/gsys-bucket/{key}", timeout=30) as r:

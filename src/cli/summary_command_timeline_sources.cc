@@ -135,7 +135,7 @@ Status ReadNvtx(report::Database& db, html::TimelineStrings& strings, EventSink&
                                         strings.Id("domain " + std::string(s.ColumnText(2)));
                                     return OkStatus();
                                   }));
-  return ForEachRow(
+  GSYS_RETURN_IF_ERROR(ForEachRow(
       db,
       "SELECT start, end, coalesce(globalTid, 0), domainId,"
       " coalesce(text, (SELECT value FROM StringIds WHERE id = textId), '')"
@@ -147,6 +147,20 @@ Status ReadNvtx(report::Database& db, html::TimelineStrings& strings, EventSink&
         sink.Add({s.ColumnInt(0), s.ColumnInt(1), RowKey{1, gtid >> 24, gtid, 0, kThreadNvtx},
                   strings.Id(s.ColumnText(4)), domain == domains.end() ? 0 : domain->second,
                   TimelineKind::kNvtx});
+        return OkStatus();
+      }));
+  // Marks (instants; the reader's views keep one whose start is in the window).
+  return ForEachRow(
+      db,
+      "SELECT start, coalesce(globalTid, 0), domainId,"
+      " coalesce(text, (SELECT value FROM StringIds WHERE id = textId), '')"
+      " FROM NVTX_EVENTS WHERE eventType = 34",
+      [&](report::Statement& s) {
+        int64_t gtid = s.ColumnInt(1);
+        auto domain = domains.find({gtid >> 24, s.ColumnInt(2)});
+        sink.Add({s.ColumnInt(0), s.ColumnInt(0), RowKey{1, gtid >> 24, gtid, 0, kThreadNvtx},
+                  strings.Id(s.ColumnText(3)), domain == domains.end() ? 0 : domain->second,
+                  TimelineKind::kNvtxMark});
         return OkStatus();
       });
 }
@@ -164,12 +178,20 @@ Status ReadCalls(report::Database& db, StringIdCache& names, EventSink& sink, co
 
 // Whether an instant at `t` on thread `gtid` passes the reader's filter (the views' rule for a
 // zero-length event: S <= t < E).
-bool Passes(const report::ReportReader::NvtxFilter& f, int64_t t, int64_t gtid) {
+// Whether a span [s, e] on thread `gtid` passes the reader's filter: the views' rule (the span
+// meets a window; a zero-length one needs S <= s < E).
+bool Overlaps(const report::ReportReader::NvtxFilter& f, int64_t s, int64_t e, int64_t gtid) {
   if (f.global_tid && *f.global_tid != gtid) return false;
   if (f.global_pid && (*f.global_pid >> 24) != (gtid >> 24)) return false;
-  if (f.windows.empty()) return t >= f.window.start && t < f.window.end;
-  return std::any_of(f.windows.begin(), f.windows.end(),
-                     [&](const report::TimeWindow& w) { return t >= w.start && t < w.end; });
+  auto meets = [&](const report::TimeWindow& w) {
+    return (s >= w.start && s < w.end) || (s < w.start && e >= w.start);
+  };
+  if (f.windows.empty()) return meets(f.window);
+  return std::any_of(f.windows.begin(), f.windows.end(), meets);
+}
+
+bool Passes(const report::ReportReader::NvtxFilter& f, int64_t t, int64_t gtid) {
+  return Overlaps(f, t, t, gtid);
 }
 
 Status ReadSamples(report::ReportReader& reader, StringIdCache& names, EventSink& sink) {
@@ -193,6 +215,38 @@ Status ReadSamples(report::ReportReader& reader, StringIdCache& names, EventSink
       });
 }
 
+// A thread's time on a CPU: each switch in paired with the thread's next switch (out first at
+// equal times); a thread still running at the end of the capture has no end and is left out.
+Status ReadScheduling(report::ReportReader& reader, html::TimelineStrings& strings,
+                      EventSink& sink) {
+  GSYS_ASSIGN_OR_RETURN(bool rows, reader.HasRows("SCHED_EVENTS"));
+  if (!rows) return OkStatus();
+  const auto& filter = reader.ActiveFilter();
+  bool filtered = reader.filtered();
+  uint32_t running = strings.Id("Running");
+  return ForEachRow(
+      reader.db(),
+      "SELECT start, end, globalTid, cpu, outState FROM (SELECT start, isSchedIn, globalTid, cpu,"
+      " lead(start) OVER w AS end, lead(threadState) OVER w AS outState FROM SCHED_EVENTS"
+      " WINDOW w AS (PARTITION BY globalTid ORDER BY start, isSchedIn))"
+      " WHERE isSchedIn != 0 AND end IS NOT NULL",
+      [&](report::Statement& s) {
+        int64_t start = s.ColumnInt(0), end = s.ColumnInt(1), gtid = s.ColumnInt(2);
+        if (filtered && !Overlaps(filter, start, end, gtid)) return OkStatus();
+        // ENUM_SAMPLING_THREAD_STATE of the switch out: 1 preempted (still runnable), 2 waiting.
+        std::string detail = "CPU " + std::to_string(s.ColumnInt(3));
+        if (!s.IsNull(4)) {
+          int64_t state = s.ColumnInt(4);
+          detail += state == 1   ? ", then preempted"
+                    : state == 2 ? ", then waiting"
+                                 : ", then state " + std::to_string(state);
+        }
+        sink.Add({start, end, RowKey{1, gtid >> 24, gtid, 0, kThreadScheduling}, running,
+                  strings.Id(detail), TimelineKind::kThreadState});
+        return OkStatus();
+      });
+}
+
 }  // namespace
 
 Status ReadTimelineSources(report::ReportReader& reader, html::TimelineStrings& strings,
@@ -211,7 +265,8 @@ Status ReadTimelineSources(report::ReportReader& reader, html::TimelineStrings& 
                                  "SELECT start, end, coalesce(globalTid, 0), nameId FROM OSRT_API"
                                  " WHERE eventClass IS NULL OR eventClass NOT IN (31, 32)",
                                  kThreadOsrt, TimelineKind::kOsrt));
-  return ReadSamples(reader, names, sink);
+  GSYS_RETURN_IF_ERROR(ReadSamples(reader, names, sink));
+  return ReadScheduling(reader, strings, sink);
 }
 
 }  // namespace gsys::cli::timeline_internal

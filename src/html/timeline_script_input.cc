@@ -46,9 +46,10 @@ const std::string_view kTimelineScriptInput = R"js(
               'e.g. ' + (this.strings[this.name[i]] || '(no symbol)'),
               'at ' + L.fmtTick(this.start[i], 1), row.label];
     }
-    var lines = [this.strings[this.name[i]] || '(unnamed)',
-                 L.KIND_NAMES[this.kind[i]] + ', ' + L.fmtDur(this.dur[i]) + ' from ' +
-                     L.fmtTick(this.start[i], 1),
+    var when = this.kind[i] === 8 ? ' at ' + L.fmtTick(this.start[i], 1)  // an instant
+                                    : ', ' + L.fmtDur(this.dur[i]) + ' from ' +
+                                          L.fmtTick(this.start[i], 1);
+    var lines = [this.strings[this.name[i]] || '(unnamed)', L.KIND_NAMES[this.kind[i]] + when,
                  row.label];
     if (this.detail[i]) lines.push(this.strings[this.detail[i]]);
     if (h.count > 1) lines.push(h.count + ' events start in this pixel: zoom in to see each');

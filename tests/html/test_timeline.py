@@ -6,6 +6,7 @@ selection by synthetic input events, and what the canvas shows (pixel probes). T
 must find its one slow kernel by zooming and stay drawn by aggregation when zoomed out. Exits 77
 (ctest SKIP) without Chromium; the fixture case skips with one line without the nsys fixtures."""
 import argparse
+import base64
 import html
 import json
 import math
@@ -13,6 +14,7 @@ import os
 import re
 import shutil
 import sqlite3
+import struct
 import subprocess
 import sys
 import tempfile
@@ -59,6 +61,14 @@ def probe(page, params):
                              % (proc.returncode, proc.stderr[-2000:]))
     result = json.loads(html.unescape(found.group(1)))
     return result, proc.stdout, test_browser.console_messages(proc.stderr)
+
+
+def page_data(page):
+    """The timeline's JSON data block of `page`."""
+    with open(page, encoding="utf-8") as f:
+        text = f.read()
+    return json.loads(re.search(r'<script type="application/json"[^>]*>(.*?)</script>',
+                                text, re.S).group(1))
 
 
 def count_events(path):
@@ -140,24 +150,38 @@ class Timeline(unittest.TestCase):
         main = "trainer [%d] %s %d (main-thread) %s " % (pid, MIDDOT, pid, MIDDOT)
         other = "trainer [%d] %s %d %s " % (pid, MIDDOT, tid, MIDDOT)
         result, dom, messages = probe(page, {"hover": [main + "NVTX", other + "OS runtime",
-                                                       main + "CPU samples"]})
+                                                       main + "CPU samples",
+                                                       main + "scheduling"]})
         self.check_common(result, messages)
         # No GPU table, yet a timeline and the NVTX and OS runtime charts.
         self.assertEqual(result["charts"], ["chart bar", "chart bar"])
         self.assertIn("Top NVTX ranges by total time", dom)
         self.assertIn("Top OS runtime calls by total time", dom)
-        self.assertEqual(result["eventCount"], 30 + 50 + 1000)
+        # Ranges, marks, reads, samples, the 10 closed scheduling spans (the last switch in has
+        # no end and is left out).
+        self.assertEqual(result["eventCount"], 30 + 10 + 50 + 1000 + 10)
         rows = {r["label"]: r for r in result["rows"]}
         self.assertEqual(sorted(rows), sorted([main + "NVTX", main + "CPU samples",
-                                               other + "OS runtime"]))
+                                               main + "scheduling", other + "OS runtime"]))
         self.assertEqual(rows[main + "NVTX"]["height"], 2 * 16)  # step holds forward: 2 lanes
         self.assertTrue(rows[main + "CPU samples"]["density"])
         self.assertTrue(all(ink > 100 for ink in result["ink0"]), result["ink0"])
-        nvtx, osrt, samples = result["hovers"]
+        nvtx, osrt, samples, sched = result["hovers"]
         self.assertEqual(nvtx[0], "step")
         self.assertEqual(osrt[0], "read")
         self.assertRegex(samples[0], r"^\d+ CPU samples? here$")
         self.assertEqual(samples[1], "e.g. hot_loop")
+        self.assertEqual(sched[0], "Running")
+        self.assertTrue(sched[1].startswith("running, 9"), sched)
+        self.assertRegex(sched[3], r"^CPU [01], then waiting$")
+        # The kinds the page carries: 10 NVTX marks (8) named 'checkpoint', 10 spans running (7).
+        data = page_data(page)
+        kinds = base64.b64decode(data["kind"])
+        self.assertEqual(kinds.count(8), 10)
+        self.assertEqual(kinds.count(7), 10)
+        names = struct.unpack("<%dI" % data["n"], base64.b64decode(data["name"]))
+        self.assertEqual({data["strings"][names[i]] for i, k in enumerate(kinds) if k == 8},
+                         {"checkpoint"})
         # A hostile NVTX name is data, never markup: only the page's two script blocks and the
         # probe exist, and the name shows escaped.
         self.assertEqual(result["scripts"], 3)
@@ -171,9 +195,10 @@ class Timeline(unittest.TestCase):
         data = json.loads(re.search(r'<script type="application/json"[^>]*>(.*?)</script>',
                                     text, re.S).group(1))
         # NVTX: steps 0-2 with their forward ranges and the backward ranges of steps 0-1 (step
-        # 2's starts at 25 ms, outside the half-open window); reads every 2 ms: 13; samples every
-        # 100 us before 25 ms: 250.
-        self.assertEqual(data["n"], 8 + 13 + 250)
+        # 2's starts at 25 ms, outside the half-open window); marks at 9.5 and 19.5 ms; reads
+        # every 2 ms: 13; samples every 100 us before 25 ms: 250; scheduling spans starting at 0,
+        # 10 and 20 ms.
+        self.assertEqual(data["n"], 8 + 2 + 13 + 250 + 3)
         self.assertIn("Only events overlapping 0/25ms (--filter-time)", text)
 
     def test_one_million_events(self):

@@ -28,7 +28,7 @@ def _open(path):
 def cpu_only(path):
     """NVTX: 'step' ranges each holding 'forward' and 'backward' (0..100 ms, 10 steps of 10 ms);
     OSRT: a 1 ms read every 2 ms on the second thread; 1,000 CPU samples every 100 us, the
-    leaf symbol `hot_loop`. Returns the NVTX names in order of appearance."""
+    leaf symbol `hot_loop`; NVTX marks and scheduling (below). Returns the NVTX names in order of appearance."""
     db = _open(path)
     db.executemany("INSERT INTO StringIds VALUES (?, ?)",
                    [(1, "read"), (2, "hot_loop"), (3, "libc.so"), (4, "main-thread")])
@@ -49,6 +49,18 @@ def cpu_only(path):
                    " VALUES (?, ?, 0, ?, 0)", [(i, i * 100000, GTID) for i in range(1000)])
     db.executemany("INSERT INTO SAMPLING_CALLCHAINS (id, symbol, module, stackDepth)"
                    " VALUES (?, 2, 3, 0)", [(i,) for i in range(1000)])
+    # A 'checkpoint' mark 9.5 ms into each step; the main thread runs on CPU s % 2 for each
+    # step's first 9 ms, then waits (state 2); a last switch in at 99.5 ms has no switch out.
+    db.executemany("INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid, domainId)"
+                   " VALUES (?, NULL, 34, 'checkpoint', ?, 0)",
+                   [(s * 10 * ms + 9 * ms + ms // 2, GTID) for s in range(10)])
+    sched = []
+    for s in range(10):
+        t = s * 10 * ms
+        sched += [(t, s % 2, 1, GTID, None), (t + 9 * ms, s % 2, 0, GTID, 2)]
+    sched.append((99 * ms + ms // 2, 0, 1, GTID, None))
+    db.executemany("INSERT INTO SCHED_EVENTS (start, cpu, isSchedIn, globalTid, threadState)"
+                   " VALUES (?, ?, ?, ?, ?)", sched)
     db.commit()
     db.close()
     return path

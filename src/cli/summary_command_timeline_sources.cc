@@ -135,32 +135,20 @@ Status ReadNvtx(report::Database& db, html::TimelineStrings& strings, EventSink&
                                         strings.Id("domain " + std::string(s.ColumnText(2)));
                                     return OkStatus();
                                   }));
-  GSYS_RETURN_IF_ERROR(ForEachRow(
+  // Closed ranges, and marks (eventType 34: instants; the reader's views keep one whose start is
+  // in the window).
+  return ForEachRow(
       db,
-      "SELECT start, end, coalesce(globalTid, 0), domainId,"
-      " coalesce(text, (SELECT value FROM StringIds WHERE id = textId), '')"
-      " FROM NVTX_EVENTS WHERE eventType IN (59, 60, 70, 71) AND end IS NOT NULL"
-      " AND end >= start",
+      "SELECT start, coalesce(end, start), coalesce(globalTid, 0), domainId,"
+      " coalesce(text, (SELECT value FROM StringIds WHERE id = textId), ''), eventType = 34"
+      " FROM NVTX_EVENTS WHERE (eventType IN (59, 60, 70, 71) AND end IS NOT NULL"
+      " AND end >= start) OR eventType = 34",
       [&](report::Statement& s) {
         int64_t gtid = s.ColumnInt(2);
         auto domain = domains.find({gtid >> 24, s.ColumnInt(3)});
         sink.Add({s.ColumnInt(0), s.ColumnInt(1), RowKey{1, gtid >> 24, gtid, 0, kThreadNvtx},
                   strings.Id(s.ColumnText(4)), domain == domains.end() ? 0 : domain->second,
-                  TimelineKind::kNvtx});
-        return OkStatus();
-      }));
-  // Marks (instants; the reader's views keep one whose start is in the window).
-  return ForEachRow(
-      db,
-      "SELECT start, coalesce(globalTid, 0), domainId,"
-      " coalesce(text, (SELECT value FROM StringIds WHERE id = textId), '')"
-      " FROM NVTX_EVENTS WHERE eventType = 34",
-      [&](report::Statement& s) {
-        int64_t gtid = s.ColumnInt(1);
-        auto domain = domains.find({gtid >> 24, s.ColumnInt(2)});
-        sink.Add({s.ColumnInt(0), s.ColumnInt(0), RowKey{1, gtid >> 24, gtid, 0, kThreadNvtx},
-                  strings.Id(s.ColumnText(3)), domain == domains.end() ? 0 : domain->second,
-                  TimelineKind::kNvtxMark});
+                  s.ColumnInt(5) ? TimelineKind::kNvtxMark : TimelineKind::kNvtx});
         return OkStatus();
       });
 }

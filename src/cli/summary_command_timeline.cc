@@ -83,7 +83,7 @@ std::string RowLabel(const RowKey& key, const Names& names, bool several_gpu_pro
     return label;
   }
   static constexpr const char* kSub[] = {"NVTX", "CUDA API", "OS runtime", "CPU samples",
-                                         "scheduling"};
+                                         "scheduling", "library calls"};
   auto process = names.processes.find(a);
   auto thread = names.threads.find(b);
   std::string label = (process == names.processes.end() ? std::string("pid") : process->second) +

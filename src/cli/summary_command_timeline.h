@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The timeline of `gsys summary`: every kernel, memcpy and memset (a row per GPU and stream), and
-// per thread its NVTX ranges and marks, CUDA API calls, OS runtime calls, CPU samples and its time
-// on CPUs (SCHED_EVENTS) (a row each), read
+// per thread its NVTX ranges and marks, CUDA API calls, OS runtime calls, library calls (cuDNN,
+// cuBLAS, MPI), CPU samples and its time on CPUs (SCHED_EVENTS) (a row each), read
 // from the report through the reader's filter (--filter-time / --filter-nvtx).
 #pragma once
 
@@ -30,7 +30,7 @@ namespace timeline_internal {
 // globalTid, 0, sub) for thread rows, sub being kThread* below. Rows sort by key.
 using RowKey = std::tuple<int, int64_t, int64_t, int64_t, int>;
 inline constexpr int kThreadNvtx = 0, kThreadCudaApi = 1, kThreadOsrt = 2, kThreadSamples = 3,
-                     kThreadScheduling = 4;
+                     kThreadScheduling = 4, kThreadLibrary = 5;
 
 struct RawEvent {
   int64_t start = 0, end = 0;

@@ -166,6 +166,27 @@ Status ReadCalls(report::Database& db, StringIdCache& names, EventSink& sink, co
 
 // Whether an instant at `t` on thread `gtid` passes the reader's filter (the views' rule for a
 // zero-length event: S <= t < E).
+// cuDNN, cuBLAS and MPI calls: one row per thread for all of them (the name says which library).
+Status ReadLibraryCalls(report::ReportReader& reader, StringIdCache& names, EventSink& sink) {
+  struct Table {
+    const char* name;
+    const char* name_column;
+  };
+  static constexpr Table kTables[] = {
+      {"CUDNN_EVENTS", "nameId"},           {"CUBLAS_EVENTS", "nameId"},
+      {"MPI_P2P_EVENTS", "textId"},         {"MPI_COLLECTIVES_EVENTS", "textId"},
+      {"MPI_START_WAIT_EVENTS", "textId"},  {"MPI_OTHER_EVENTS", "textId"}};
+  for (const Table& table : kTables) {
+    GSYS_ASSIGN_OR_RETURN(bool rows, reader.HasRows(table.name));
+    if (!rows) continue;
+    std::string sql = std::string("SELECT start, end, coalesce(globalTid, 0), ") +
+                      table.name_column + " FROM " + table.name;
+    GSYS_RETURN_IF_ERROR(ReadCalls(reader.db(), names, sink, sql.c_str(), kThreadLibrary,
+                                   TimelineKind::kLibraryCall));
+  }
+  return OkStatus();
+}
+
 // Whether a span [s, e] on thread `gtid` passes the reader's filter: the views' rule (the span
 // meets a window; a zero-length one needs S <= s < E).
 bool Overlaps(const report::ReportReader::NvtxFilter& f, int64_t s, int64_t e, int64_t gtid) {
@@ -253,6 +274,7 @@ Status ReadTimelineSources(report::ReportReader& reader, html::TimelineStrings& 
                                  "SELECT start, end, coalesce(globalTid, 0), nameId FROM OSRT_API"
                                  " WHERE eventClass IS NULL OR eventClass NOT IN (31, 32)",
                                  kThreadOsrt, TimelineKind::kOsrt));
+  GSYS_RETURN_IF_ERROR(ReadLibraryCalls(reader, names, sink));
   GSYS_RETURN_IF_ERROR(ReadSamples(reader, names, sink));
   return ReadScheduling(reader, strings, sink);
 }

@@ -32,6 +32,7 @@ enum class TimelineKind : uint8_t {
   kSample = 6,  // an instant; rows of samples are drawn as density
   kThreadState = 7,  // a thread running on a CPU (SCHED_EVENTS: a switch in to its switch out)
   kNvtxMark = 8,     // an instant on the thread's NVTX row
+  kLibraryCall = 9,  // a cuDNN, cuBLAS or MPI call
 };
 
 struct TimelineRow {

@@ -13,9 +13,9 @@ const std::string_view kTimelineScriptDraw = R"js(
   'use strict';
   var GUTTER = 240, AXIS = 24, LANE = 16, GAP = 4, MAX_LANES = 6, MAX_HEIGHT = 640;
   var KIND_NAMES = ['kernel', 'memcpy', 'memset', 'NVTX range', 'OS runtime call', 'CUDA API call',
-                    'CPU sample', 'running', 'NVTX mark'];
+                    'CPU sample', 'running', 'NVTX mark', 'library call'];
   var KIND_COLORS = ['#4e79a7', '#e15759', '#59a14f', '#edc948', '#b07aa1', '#76b7b2', '#2f6f3e',
-                     '#9c755f', '#8c6d1f'];
+                     '#9c755f', '#8c6d1f', '#ff9da7'];
 
   function decode(b64, Type) {
     var bin = atob(b64), n = bin.length, bytes = new Uint8Array(n);

@@ -151,22 +151,24 @@ class Timeline(unittest.TestCase):
         other = "trainer [%d] %s %d %s " % (pid, MIDDOT, tid, MIDDOT)
         result, dom, messages = probe(page, {"hover": [main + "NVTX", other + "OS runtime",
                                                        main + "CPU samples",
-                                                       main + "scheduling"]})
+                                                       main + "scheduling",
+                                                       main + "library calls"]})
         self.check_common(result, messages)
         # No GPU table, yet a timeline and the NVTX and OS runtime charts.
         self.assertEqual(result["charts"], ["chart bar", "chart bar"])
         self.assertIn("Top NVTX ranges by total time", dom)
         self.assertIn("Top OS runtime calls by total time", dom)
         # Ranges, marks, reads, samples, the 10 closed scheduling spans (the last switch in has
-        # no end and is left out).
-        self.assertEqual(result["eventCount"], 30 + 10 + 50 + 1000 + 10)
+        # no end and is left out), 5 cuBLAS calls.
+        self.assertEqual(result["eventCount"], 30 + 10 + 50 + 1000 + 10 + 5)
         rows = {r["label"]: r for r in result["rows"]}
         self.assertEqual(sorted(rows), sorted([main + "NVTX", main + "CPU samples",
-                                               main + "scheduling", other + "OS runtime"]))
+                                               main + "scheduling", main + "library calls",
+                                               other + "OS runtime"]))
         self.assertEqual(rows[main + "NVTX"]["height"], 2 * 16)  # step holds forward: 2 lanes
         self.assertTrue(rows[main + "CPU samples"]["density"])
         self.assertTrue(all(ink > 100 for ink in result["ink0"]), result["ink0"])
-        nvtx, osrt, samples, sched = result["hovers"]
+        nvtx, osrt, samples, sched, library = result["hovers"]
         self.assertEqual(nvtx[0], "step")
         self.assertEqual(osrt[0], "read")
         self.assertRegex(samples[0], r"^\d+ CPU samples? here$")
@@ -174,6 +176,8 @@ class Timeline(unittest.TestCase):
         self.assertEqual(sched[0], "Running")
         self.assertTrue(sched[1].startswith("running, 9"), sched)
         self.assertRegex(sched[3], r"^CPU [01], then waiting$")
+        self.assertEqual(library[0], "cublasSgemm_v2")
+        self.assertTrue(library[1].startswith("library call, 1"), library)
         # The kinds the page carries: 10 NVTX marks (8) named 'checkpoint', 10 spans running (7).
         data = page_data(page)
         kinds = base64.b64decode(data["kind"])
@@ -197,8 +201,8 @@ class Timeline(unittest.TestCase):
         # NVTX: steps 0-2 with their forward ranges and the backward ranges of steps 0-1 (step
         # 2's starts at 25 ms, outside the half-open window); marks at 9.5 and 19.5 ms; reads
         # every 2 ms: 13; samples every 100 us before 25 ms: 250; scheduling spans starting at 0,
-        # 10 and 20 ms.
-        self.assertEqual(data["n"], 8 + 2 + 13 + 250 + 3)
+        # 10 and 20 ms; cuBLAS calls at 2, 12 and 22 ms.
+        self.assertEqual(data["n"], 8 + 2 + 13 + 250 + 3 + 3)
         self.assertIn("Only events overlapping 0/25ms (--filter-time)", text)
 
     def test_one_million_events(self):

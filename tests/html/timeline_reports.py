@@ -31,7 +31,8 @@ def cpu_only(path):
     leaf symbol `hot_loop`; NVTX marks and scheduling (below). Returns the NVTX names in order of appearance."""
     db = _open(path)
     db.executemany("INSERT INTO StringIds VALUES (?, ?)",
-                   [(1, "read"), (2, "hot_loop"), (3, "libc.so"), (4, "main-thread")])
+                   [(1, "read"), (2, "hot_loop"), (3, "libc.so"), (4, "main-thread"),
+                    (5, "cublasSgemm_v2")])
     db.execute("INSERT INTO ThreadNames VALUES (4, 0, ?)", (GTID,))
     ms = 1000000
     rows = []
@@ -49,7 +50,8 @@ def cpu_only(path):
                    " VALUES (?, ?, 0, ?, 0)", [(i, i * 100000, GTID) for i in range(1000)])
     db.executemany("INSERT INTO SAMPLING_CALLCHAINS (id, symbol, module, stackDepth)"
                    " VALUES (?, 2, 3, 0)", [(i,) for i in range(1000)])
-    # A 'checkpoint' mark 9.5 ms into each step; the main thread runs on CPU s % 2 for each
+    # A 1 ms cuBLAS call 2 ms into each of the first 5 steps; a 'checkpoint' mark 9.5 ms into
+    # each step; the main thread runs on CPU s % 2 for each
     # step's first 9 ms, then waits (state 2); a last switch in at 99.5 ms has no switch out.
     db.executemany("INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid, domainId)"
                    " VALUES (?, NULL, 34, 'checkpoint', ?, 0)",
@@ -59,6 +61,9 @@ def cpu_only(path):
         t = s * 10 * ms
         sched += [(t, s % 2, 1, GTID, None), (t + 9 * ms, s % 2, 0, GTID, 2)]
     sched.append((99 * ms + ms // 2, 0, 1, GTID, None))
+    db.executemany("INSERT INTO CUBLAS_EVENTS (start, end, eventClass, globalTid, nameId)"
+                   " VALUES (?, ?, 0, ?, 5)",
+                   [(s * 10 * ms + 2 * ms, s * 10 * ms + 3 * ms, GTID) for s in range(5)])
     db.executemany("INSERT INTO SCHED_EVENTS (start, cpu, isSchedIn, globalTid, threadState)"
                    " VALUES (?, ?, ?, ?, ?)", sched)
     db.commit()

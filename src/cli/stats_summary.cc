@@ -16,6 +16,7 @@
 #include "cli/subcommand.h"
 #include "common/command_text.h"
 #include "common/file_mode.h"
+#include "common/one_line.h"
 #include "report/reader/report_reader.h"
 
 namespace gsys::cli {
@@ -99,7 +100,12 @@ std::vector<std::string> WriteStatsSummaries(const std::string& report) {
   // its footer names that command and the report.
   std::string page = base + ".html";
   auto made = MakeSummaryCommand()->Run({report, "-o", page, "--force-overwrite", "-q"});
-  if (made.ok() && *made == 0) files.push_back(page);
+  if (made.ok() && *made == 0) {
+    files.push_back(page);
+  } else {
+    std::fprintf(stderr, "gsys: warning: no HTML summary for %s: %s\n", OneLine(report).c_str(),
+                 made.ok() ? "summary failed" : OneLine(made.status().message()).c_str());
+  }
   return files;
 }
 

@@ -164,8 +164,6 @@ Status ReadCalls(report::Database& db, StringIdCache& names, EventSink& sink, co
   });
 }
 
-// Whether an instant at `t` on thread `gtid` passes the reader's filter (the views' rule for a
-// zero-length event: S <= t < E).
 // cuDNN, cuBLAS and MPI calls: one row per thread for all of them (the name says which library).
 Status ReadLibraryCalls(report::ReportReader& reader, StringIdCache& names, EventSink& sink) {
   struct Table {
@@ -199,6 +197,8 @@ bool Overlaps(const report::ReportReader::NvtxFilter& f, int64_t s, int64_t e, i
   return std::any_of(f.windows.begin(), f.windows.end(), meets);
 }
 
+// Whether an instant at `t` on thread `gtid` passes the reader's filter (the views' rule for a
+// zero-length event: S <= t < E).
 bool Passes(const report::ReportReader::NvtxFilter& f, int64_t t, int64_t gtid) {
   return Overlaps(f, t, t, gtid);
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The timeline block of a page: events on rows (a GPU stream, a thread's NVTX ranges and marks,
-// its OS runtime calls, its CPU samples, its scheduling), drawn by the page's inline script on a <canvas> that zooms
-// and pans. The events travel inside the page as packed little-endian arrays in base64 (see
+// its OS runtime calls, its CPU samples, its scheduling), drawn by the page's inline script on
+// a <canvas> that zooms and pans. The events travel inside the page as packed little-endian arrays in base64 (see
 // PackTimeline), so a page of 1 M events stays near 30 bytes per event.
 #pragma once
 

@@ -156,7 +156,9 @@ Result<std::vector<std::string>> WriteOutputDir(const std::string& dir, bool for
     written.push_back(t.name + ".csv");
   }
   std::string page_name = recipe.name() + ".html";
-  if (s.ok()) s = WriteFile(tmp / page_name, html::RenderPage(RecipePage(recipe, run, made_by)));
+  if (s.ok()) {
+    s = WriteFile(tmp / page_name, html::RenderPage(RecipePage(recipe, run, made_by)));
+  }
   written.push_back(page_name);
   std::string manifest_name = final_path.filename().string() + ".gsys-analysis";
   std::sort(written.begin(), written.end());

@@ -40,11 +40,13 @@ TEST(OutputDirTest, SpilledRowsAreNeutralisedLikeInMemoryRows) {
   ASSERT_NE(recipe, nullptr);
 
   const std::filesystem::path dir = (*scratch)->path() + "/out";
-  ASSERT_TRUE(WriteOutputDir(dir.string(), false, *recipe, run, {"gsys recipe x", "9.9"}, CsvText::kNeutralised).ok());
+  const OutputProvenance made_by{"gsys recipe x", "9.9"};
+  ASSERT_TRUE(
+      WriteOutputDir(dir.string(), false, *recipe, run, made_by, CsvText::kNeutralised).ok());
   EXPECT_EQ(Slurp(dir / "trace.csv"),
             "Rank,Name,Value\n0,\"'=HYPERLINK(\"\"x\"\")\",-1\n1,'@SUM(A1),-5\n"
             "1,\"multi\nline,=x\",2.5\n");
-  ASSERT_TRUE(WriteOutputDir(dir.string(), true, *recipe, run, {"gsys recipe x", "9.9"}, CsvText::kAsIs).ok());
+  ASSERT_TRUE(WriteOutputDir(dir.string(), true, *recipe, run, made_by, CsvText::kAsIs).ok());
   EXPECT_EQ(Slurp(dir / "trace.csv"),
             "Rank,Name,Value\n0,\"=HYPERLINK(\"\"x\"\")\",-1\n1,@SUM(A1),-5\n"
             "1,\"multi\nline,=x\",2.5\n");

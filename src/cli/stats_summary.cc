@@ -26,14 +26,22 @@ std::unique_ptr<Subcommand> MakeSummaryCommand();
 
 namespace {
 
-// Runs `gsys stats ARGS` with its stdout sent to `path`, through a temporary file beside it and
-// a rename: the summaries sit next to window reports, often in a shared directory, and opening
-// `path` itself followed a link another user planted there (it overwrote the link's target).
-bool StatsTo(const std::string& path, const std::vector<std::string>& args) {
+// Runs `gsys stats ARGS` with its stdout sent to `path`, after the line `first_line`, through a
+// temporary file beside it and a rename: the summaries sit next to window reports, often in a
+// shared directory, and opening `path` itself followed a link another user planted there (it
+// overwrote the link's target).
+bool StatsTo(const std::string& path, const std::string& first_line,
+             const std::vector<std::string>& args) {
   std::fflush(stdout);
   std::string tmp = path + ".tmp-XXXXXX";
   int fd = ::mkostemp(tmp.data(), O_CLOEXEC);
   if (fd < 0) return false;
+  std::string line = first_line + "\n";
+  if (::write(fd, line.data(), line.size()) != static_cast<ssize_t>(line.size())) {
+    ::close(fd);
+    ::unlink(tmp.c_str());
+    return false;
+  }
   int saved = dup(1);
   dup2(fd, 1);
   auto rc = MakeStatsCommand()->Run(args);
@@ -94,7 +102,12 @@ bool JsonSummary(const std::string& report, const std::string& path) {
 std::vector<std::string> WriteStatsSummaries(const std::string& report) {
   std::string base = report.substr(0, report.size() - std::string(".gsys-rep").size());
   std::vector<std::string> files;
-  if (StatsTo(base + ".stats.txt", {report})) files.push_back(base + ".stats.txt");
+  // `gsys stats REPORT`'s text (nsys's bytes) after one line saying who made it from what: the
+  // file travels with the window's upload, away from the wrap that wrote it.
+  std::string made_by = "# " + MadeByText(GSYS_VERSION, report, OwnCommandText());
+  if (StatsTo(base + ".stats.txt", OneLine(made_by), {report})) {
+    files.push_back(base + ".stats.txt");
+  }
   if (JsonSummary(report, base + ".stats.json")) files.push_back(base + ".stats.json");
   // The HTML page as `gsys summary` makes it (written atomically, so a planted link is replaced);
   // its footer names that command and the report.

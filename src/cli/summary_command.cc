@@ -137,7 +137,7 @@ class SummaryCommand : public Subcommand {
     GSYS_ASSIGN_OR_RETURN(html::Page page, BuildSummaryPage(reader, path, options));
     std::vector<std::string> argv = {"gsys", "summary"};
     argv.insert(argv.end(), args.begin(), args.end());
-    page.provenance = "Made by gsys " GSYS_VERSION " from " + AbsolutePath(path) + ": " + CommandText(argv);
+    page.provenance = MadeByText(GSYS_VERSION, AbsolutePath(path), CommandText(argv));
     std::string text = html::RenderPage(page);
     if (to_stdout) {
       PrintOut(text);

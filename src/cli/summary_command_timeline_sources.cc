@@ -10,6 +10,7 @@
 #include "common/strings.h"
 #include "report/db/database.h"
 #include "report/reader/report_reader.h"
+#include "report/reader/sched_spans_sql.h"
 
 namespace gsys::cli::timeline_internal {
 namespace {
@@ -224,8 +225,7 @@ Status ReadSamples(report::ReportReader& reader, StringIdCache& names, EventSink
       });
 }
 
-// A thread's time on a CPU: each switch in paired with the thread's next switch (out first at
-// equal times); a thread still running at the end of the capture has no end and is left out.
+// A thread's time on a CPU (report/reader/sched_spans_sql.h).
 Status ReadScheduling(report::ReportReader& reader, html::TimelineStrings& strings,
                       EventSink& sink) {
   GSYS_ASSIGN_OR_RETURN(bool rows, reader.HasRows("SCHED_EVENTS"));
@@ -234,11 +234,7 @@ Status ReadScheduling(report::ReportReader& reader, html::TimelineStrings& strin
   bool filtered = reader.filtered();
   uint32_t running = strings.Id("Running");
   return ForEachRow(
-      reader.db(),
-      "SELECT start, end, globalTid, cpu, outState FROM (SELECT start, isSchedIn, globalTid, cpu,"
-      " lead(start) OVER w AS end, lead(threadState) OVER w AS outState FROM SCHED_EVENTS"
-      " WINDOW w AS (PARTITION BY globalTid ORDER BY start, isSchedIn))"
-      " WHERE isSchedIn != 0 AND end IS NOT NULL",
+      reader.db(), report::kSchedRunningSpansSql,
       [&](report::Statement& s) {
         int64_t start = s.ColumnInt(0), end = s.ColumnInt(1), gtid = s.ColumnInt(2);
         if (filtered && !Overlaps(filter, start, end, gtid)) return OkStatus();

@@ -39,4 +39,9 @@ std::string CommandText(const std::vector<std::string>& argv) {
   return out;
 }
 
+std::string MadeByText(const std::string& version, const std::string& report,
+                       const std::string& command) {
+  return "Made by gsys " + version + (report.empty() ? "" : " from " + report) + ": " + command;
+}
+
 }  // namespace gsys

@@ -14,4 +14,9 @@ namespace gsys {
 // (a quote inside as '\'' ), and an empty word is ''.
 std::string CommandText(const std::vector<std::string>& argv);
 
+// The provenance line of an output: "Made by gsys VERSION from REPORT: COMMAND", without
+// " from REPORT" when `report` is empty (a recipe's reports are listed in its files index).
+std::string MadeByText(const std::string& version, const std::string& report,
+                       const std::string& command);
+
 }  // namespace gsys

@@ -19,5 +19,11 @@ TEST(CommandTextTest, SecretAssignmentsLoseTheirValue) {
             "gsys profile -e 'HF_TOKEN=<redacted by gsys>' -e MODE=fast -- x");
 }
 
+TEST(CommandTextTest, MadeByNamesTheReportWhenThereIsOne) {
+  EXPECT_EQ(MadeByText("1.2", "/r/a.gsys-rep", "gsys summary a.gsys-rep"),
+            "Made by gsys 1.2 from /r/a.gsys-rep: gsys summary a.gsys-rep");
+  EXPECT_EQ(MadeByText("1.2", "", "gsys recipe x"), "Made by gsys 1.2: gsys recipe x");
+}
+
 }  // namespace
 }  // namespace gsys

@@ -255,7 +255,13 @@ def case_window():
     nvtx = {r["Range"]: r["Instances"] for r in summary["reports"]["nvtx_sum"]}
     got = check_window(rep, load)
     eq(sum(nvtx.values()), len(got), "nvtx_sum instances in the JSON summary")
-    check("NVTX Range Summary" in open(base + ".stats.txt").read(), "text summary")
+    text = open(base + ".stats.txt").read()
+    check("NVTX Range Summary" in text, "text summary")
+    # Its first line names the version, the report and the command; then stats' own bytes.
+    first, rest = text.split("\n", 1)
+    eq(first, "# Made by gsys %s from %s: %s" % (summary["gsys_version"], rep, summary["command"]),
+       "the text summary's first line")
+    check(not rest.startswith("#"), "one provenance line only")
     page = open(base + ".html").read()
     check(("Made by gsys %s from %s: gsys summary" % (summary["gsys_version"], rep)) in page,
           "the HTML summary's footer names the version and the report")

@@ -12,6 +12,7 @@
 
 #include "analysis/recipe/recipe_util.h"
 #include "analysis/recipe/spill.h"
+#include "common/command_text.h"
 #include "common/rename_no_replace.h"
 
 namespace gsys::analysis::recipe {
@@ -129,7 +130,7 @@ html::Page RecipePage(const Recipe& recipe, const RecipeRun& run,
   bool sets = std::any_of(run.ranks.begin(), run.ranks.end(),
                           [](const RankInfo& r) { return r.set != 0; });
   page.blocks.emplace_back(TableBlock("files", FilesFrame(run.ranks, sets)));
-  page.provenance = "Made by gsys " + made_by.gsys_version + ": " + made_by.command_line;
+  page.provenance = MadeByText(made_by.gsys_version, "", made_by.command_line);
   return page;
 }
 

@@ -5,6 +5,7 @@
 
 #include "common/saturating.h"
 #include "common/strings.h"
+#include "report/reader/sched_spans_sql.h"
 
 namespace gsys::export_ {
 
@@ -131,15 +132,9 @@ Result<std::unique_ptr<TimelineSource>> TimelineSource::Open(report::ReportReade
   }
   if (filter.Matches("SCHED_EVENTS")) {
     GSYS_ASSIGN_OR_RETURN(bool rows, reader.HasRows("SCHED_EVENTS"));
-    // Each switch in paired with the thread's next switch (out, at equal times first); a thread
-    // still running at the end of the capture has no end and is left out.
-    if (rows) {
-      GSYS_RETURN_IF_ERROR(source->AddCursor(
-          EventKind::kThreadState, "SCHED_EVENTS",
-          "SELECT start, end, globalTid, cpu, outState FROM (SELECT start, isSchedIn, "
-          "globalTid, cpu, lead(start) OVER w AS end, lead(threadState) OVER w AS outState "
-          "FROM SCHED_EVENTS WINDOW w AS (PARTITION BY globalTid ORDER BY start, isSchedIn)) "
-          "WHERE isSchedIn != 0 AND end IS NOT NULL" + std::string(kOrder)));
+    if (rows) {  // a thread's spans on a CPU (report/reader/sched_spans_sql.h)
+      GSYS_RETURN_IF_ERROR(source->AddCursor(EventKind::kThreadState, "SCHED_EVENTS",
+                                             std::string(report::kSchedRunningSpansSql) + kOrder));
     }
   }
   return source;

@@ -4,6 +4,7 @@
 -- containment join:
 --   ord    pre-order position on the thread: start ASC, end DESC
 --   level  ranges started before it on the thread minus ranges ended at or before its start
+--          (pp_events says how equal times count)
 --   parent the latest range (by ord) one level up on the same thread
 -- rid is the NVTX_EVENTS rowid (nsys's RangeId), or a row number where the table is a view.
 DROP TABLE IF EXISTS temp.gsys_stats_nvtx_tree;
@@ -16,14 +17,17 @@ WITH
            row_number() OVER (PARTITION BY r.tid ORDER BY r.start, r.end DESC, r.rid) AS ord
     FROM nvtx_ranges AS r WHERE r.eventType IN (59, 70)
   ),
+  -- At equal times a range's end comes before the starts (a range popped at T is not the parent
+  -- of one pushed at T), except the end of a range that lasts no time (or ends before it starts,
+  -- a damaged row): that comes right after its own start, so it is never counted before it.
   pp_events AS (
-    SELECT tid, start AS ts, 1 AS isStart, rid FROM pp
+    SELECT tid, start AS ts, 1 AS tie, ord, 0 AS isEnd, rid FROM pp
     UNION ALL
-    SELECT tid, end AS ts, 0 AS isStart, NULL FROM pp
+    SELECT tid, max(start, end), CASE WHEN end > start THEN 0 ELSE 1 END, ord, 1, NULL FROM pp
   ),
   pp_ended AS (
-    SELECT rid, sum(1 - isStart) OVER (PARTITION BY tid ORDER BY ts, isStart
-                                       ROWS UNBOUNDED PRECEDING) AS endedBefore
+    SELECT rid, sum(isEnd) OVER (PARTITION BY tid ORDER BY ts, tie, ord, isEnd
+                                 ROWS UNBOUNDED PRECEDING) AS endedBefore
     FROM pp_events
   ),
   pp_levels AS MATERIALIZED (

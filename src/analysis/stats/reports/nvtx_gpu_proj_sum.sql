@@ -1,6 +1,7 @@
 -- nvtx_gpu_proj_sum: NVTX ranges projected onto the GPU (see _nvtx_gpu_proj.sql), grouped by
 -- name and style. Child time is not subtracted. Order: Total Proj Time DESC, Range, Style.
 {{>nvtx_tree_setup}}
+{{>nvtx_gpu_proj_setup}}
 WITH RECURSIVE
 {{>nvtx_ranges}},
 {{>nvtx_gpu_proj}}

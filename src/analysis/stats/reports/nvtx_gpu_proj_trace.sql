@@ -3,6 +3,7 @@
 -- prints it: on a gsys report, where a push/pop range is written when it ends, inner ranges come
 -- before the ranges enclosing them (tests/parity, nvtx_shapes).
 {{>nvtx_tree_setup}}
+{{>nvtx_gpu_proj_setup}}
 WITH RECURSIVE
 {{>nvtx_ranges}},
 {{>nvtx_gpu_proj}},

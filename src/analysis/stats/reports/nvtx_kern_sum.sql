@@ -1,13 +1,14 @@
 -- nvtx_kern_sum[:base|:mangled]: kernels grouped by every NVTX range enclosing their launch API
 -- call on the launching thread (each push/pop or start/end range that begins and ends on that
--- thread, see _nvtx_enclosing.sql): a kernel inside `forward` inside `train_step` is listed under
+-- thread and contains the call): a kernel inside `forward` inside `train_step` is listed under
 -- both, as nsys 2025.3.1 lists it (tests/parity, nvtx_shapes). Kernels outside every range have
 -- an empty range and style and NVTX Inst 0. NVTX Inst = distinct range instances that launched
 -- the kernel. Order: NVTX Range, PID, TID, Total Time DESC, Kernel Name.
 -- The (call, range) pairs can number launches x nesting depth (25 M for 5 000 launches under
--- 5 000 nested ranges): they are written once to a temporary table and the aggregation scans it
--- in order, looking up the few launches by index, instead of reading the pairs at random (a
--- 1 M-pair report: 43 s -> 4 s; bench/nvtx/deep_nesting.sh).
+-- 5 000 nested ranges): each range reads the calls inside it from an index on (thread, call
+-- start), the pairs are written once to a temporary table, and the aggregation scans it in
+-- order, looking up the few launches by index (bench/nvtx/deep_nesting.sh;
+-- tests/cli/test_nvtx_projection.py checks the attribution against containment).
 {{>nvtx_tree_setup}}
 DROP TABLE IF EXISTS temp.gsys_kern_launches;
 CREATE TEMP TABLE gsys_kern_launches AS
@@ -22,13 +23,24 @@ CREATE TEMP TABLE gsys_kern_calls AS
 SELECT row_number() OVER () AS callKey, tid, corr, apiStart, apiEnd
 FROM (SELECT DISTINCT tid, corr, apiStart, apiEnd FROM gsys_kern_launches);
 CREATE UNIQUE INDEX temp.gsys_kern_calls_key ON gsys_kern_calls(callKey);
+CREATE INDEX temp.gsys_kern_calls_time ON gsys_kern_calls(tid, apiStart, apiEnd, callKey);
 DROP TABLE IF EXISTS temp.gsys_kern_pairs;
 CREATE TEMP TABLE gsys_kern_pairs AS
-WITH RECURSIVE
+WITH
 {{>nvtx_ranges}},
-  calls AS (SELECT callKey, tid, corr, apiStart, apiEnd FROM gsys_kern_calls),
-{{>nvtx_enclosing}}
-SELECT callKey, rid, name, style FROM enclosing;
+  startend_ranges AS (
+    SELECT nr.* FROM nvtx_ranges AS nr
+    WHERE nr.eventType IN (60, 71) AND nr.rawEnd IS NOT NULL AND nr.endTid IS NULL
+  )
+SELECT c.callKey, t.rid, t.name, t.style
+FROM gsys_stats_nvtx_tree AS t
+JOIN gsys_kern_calls AS c
+  ON c.tid = t.tid AND c.apiStart >= t.start AND c.apiStart <= t.end AND c.apiEnd <= t.end
+UNION ALL
+SELECT c.callKey, sr.rid, sr.name, sr.style
+FROM startend_ranges AS sr
+JOIN gsys_kern_calls AS c
+  ON c.tid = sr.tid AND c.apiStart >= sr.start AND c.apiStart <= sr.end AND c.apiEnd <= sr.end;
 WITH
   attributed AS (
     SELECT l.start, l.end, l.nameKey, l.tid, e.rid AS rid, e.name AS rangeName, e.style AS style

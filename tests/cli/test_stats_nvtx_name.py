@@ -9,18 +9,14 @@ launch per rule, so each expected name is worked out by hand below."""
 import csv
 import io
 import os
-import sqlite3
+import sys
 
 from cli_harness import CliTestCase, gsys, main
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-SCHEMA = os.path.join(ROOT, "src", "report", "schema.sql")
-PUSHPOP, STARTEND = 59, 60
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from synth_report import PUSHPOP, STARTEND, Report  # noqa: E402  (tests/lib)
+
 PID, TID, OTHER_TID = 100, 100, 101
-
-
-def gtid(pid, tid):
-    return (pid << 24) | tid
 
 
 # NVTX ranges on the launching thread unless `tid`/`end_tid` say otherwise. Times in ns.
@@ -51,40 +47,12 @@ LAUNCHES = [
 
 
 def write_report(path):
-    db = sqlite3.connect(path)
-    with open(SCHEMA) as schema:
-        db.executescript(schema.read())
-    strings = {}
-
-    def sid(text):
-        if text not in strings:
-            strings[text] = len(strings) + 1
-            db.execute("INSERT INTO StringIds VALUES (?, ?)", (strings[text], text))
-        return strings[text]
-
+    r = Report()
     for start, end, kind, text, tid, end_tid in RANGES:
-        db.execute("INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid, endGlobalTid)"
-                   " VALUES (?, ?, ?, ?, ?, ?)",
-                   (start, end, kind, text, gtid(PID, tid),
-                    gtid(PID, end_tid) if end_tid else None))
-    launch = sid("cudaLaunchKernel_v7000")
+        r.nvtx(start, end, text, pid=PID, tid=tid, end_tid=end_tid, kind=kind)
     for i, (start, end, name, _, pid) in enumerate(LAUNCHES):
-        corr = 10 + i
-        db.execute("INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME (start, end, eventClass, globalTid,"
-                   " correlationId, nameId, returnValue) VALUES (?, ?, 1, ?, ?, ?, 0)",
-                   (start, end, gtid(pid, pid), corr, launch))
-        db.execute("INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL (start, end, deviceId, contextId,"
-                   " streamId, correlationId, globalPid, demangledName, shortName, mangledName,"
-                   " registersPerThread, gridX, gridY, gridZ, blockX, blockY, blockZ,"
-                   " staticSharedMemory, dynamicSharedMemory, localMemoryPerThread,"
-                   " localMemoryTotal, gridId) VALUES"
-                   " (?, ?, 0, 1, 7, ?, ?, ?, ?, ?, 32, 1, 1, 1, 128, 1, 1, 0, 0, 0, 0, ?)",
-                   (1000 + 10 * i, 1005 + 10 * i, corr, pid << 24, sid(name), sid(name),
-                    sid("_Z" + name), i))
-    for pid in sorted({launch[4] for launch in LAUNCHES}):
-        db.execute("INSERT INTO PROCESSES VALUES (?, ?, 'prog')", (pid << 24, pid))
-    db.commit()
-    db.close()
+        r.launch(start, end, 1000 + 10 * i, 1005 + 10 * i, name, pid=pid, mangled="_Z" + name)
+    r.write(path)
 
 
 class NvtxNameTest(CliTestCase):

@@ -8,7 +8,7 @@ a later switch of its thread becomes a "Running" slice (perfetto: on the thread'
 track; chrome: an async b/e pair); cuDNN, cuBLAS and MPI calls are slices on the thread
 (perfetto: its "Library calls" track) with MPI message sizes. `--type kineto` leaves them out.
 
-Reports: a synthetic one built here (tests/recipe/synth.py) with known stacks, once with
+Reports: a synthetic one built here (tests/lib/synth_report.py) with known stacks, once with
 nsys's (id, stackDepth) primary key and once without (reports written before gsys had it), and,
 when ../shared is present, the nsys 2025.1 export that has samples.
 
@@ -28,9 +28,9 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                                "recipe"))
+                                "lib"))
 from test_export import parse_text_proto  # noqa: E402
-import synth  # noqa: E402  (tests/recipe/synth.py: reports in the canonical schema)
+import synth_report  # noqa: E402  (tests/lib: reports in the canonical schema)
 
 ARGS = None
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -40,100 +40,52 @@ FUNCTIONS = ["main", "train_step", "forward", "matmul", "memcpy", "std::vector<i
 MODULES = ["/usr/bin/app", "/lib/x86_64-linux-gnu/libc.so.6", "/opt/lib/libtorch.so"]
 
 
-def add_samples(path, primary_key, count=60, seed=3):
-    """Adds `count` samples with random stacks (depth 0-6) on two threads of the report's first
-    process; returns nothing: the test reads the truth back from the tables."""
+def add_samples(r, start, count=60, seed=3):
+    """Adds `count` samples with random stacks (depth 0-6) on two threads (100, 101) of process
+    100 to the synth_report.Report `r`; the test reads the truth back from the tables."""
     rng = random.Random(seed)
-    db = sqlite3.connect(path)
-    gtid = db.execute("SELECT globalTid FROM CUPTI_ACTIVITY_KIND_RUNTIME LIMIT 1").fetchone()[0]
-    threads = [gtid, gtid + 1]
-    next_id = db.execute("SELECT coalesce(max(id), 0) + 1 FROM StringIds").fetchone()[0]
-    ids = {}
-    for text in FUNCTIONS + MODULES:
-        ids[text] = next_id
-        db.execute("INSERT INTO StringIds(id, value) VALUES (?, ?)", (next_id, text))
-        next_id += 1
-    db.execute("DROP TABLE IF EXISTS COMPOSITE_EVENTS")  # the generator's empty tables
-    db.execute("DROP TABLE IF EXISTS SAMPLING_CALLCHAINS")
-    db.execute("CREATE TABLE COMPOSITE_EVENTS (id INTEGER NOT NULL PRIMARY KEY, start INTEGER NOT "
-               "NULL, cpu INTEGER, threadState INTEGER, globalTid INTEGER, cpuCycles INTEGER NOT "
-               "NULL)")
-    db.execute("CREATE TABLE SAMPLING_CALLCHAINS (id INTEGER NOT NULL, symbol INTEGER NOT NULL, "
-               "module INTEGER NOT NULL, kernelMode INTEGER, thumbCode INTEGER, unresolved "
-               "INTEGER, specialEntry INTEGER, originalIP INTEGER, unwindMethod INTEGER, "
-               "stackDepth INTEGER NOT NULL%s)" % (", PRIMARY KEY (id, stackDepth)"
-                                                   if primary_key else ""))
-    start = db.execute("SELECT min(start) FROM CUPTI_ACTIVITY_KIND_RUNTIME").fetchone()[0]
     order = list(range(1, count + 1))
     rng.shuffle(order)  # rows not in id order: lookups must go by id
     for sid in order:
-        db.execute("INSERT INTO COMPOSITE_EVENTS VALUES (?, ?, ?, 1, ?, 0)",
-                   (sid, start + sid * 1000, sid % 4, threads[sid % 2]))
-        for depth in range(rng.randint(0, 6)):
-            db.execute("INSERT INTO SAMPLING_CALLCHAINS VALUES (?, ?, ?, 0, 0, 0, 0, ?, 6, ?)",
-                       (sid, ids[rng.choice(FUNCTIONS)], ids[rng.choice(MODULES)],
-                        0x400000 + depth, depth))
-    db.commit()
-    db.close()
+        frames = [(rng.choice(FUNCTIONS), rng.choice(MODULES), 0x400000 + depth)
+                  for depth in range(rng.randint(0, 6))]
+        r.sample(start + sid * 1000, frames, id=sid, cpu=sid % 4, tid=100 + sid % 2)
 
 
-def add_sched(path, seed=5):
+def add_sched(r, start, seed=5):
     """Switches of two threads: runs of in/out, an out and an in at one timestamp, a trailing in
     with no out (not a slice), and an in right after an in (the first ends at the second)."""
     rng = random.Random(seed)
-    db = sqlite3.connect(path)
-    gtid = db.execute("SELECT globalTid FROM CUPTI_ACTIVITY_KIND_RUNTIME LIMIT 1").fetchone()[0]
-    start = db.execute("SELECT min(start) FROM CUPTI_ACTIVITY_KIND_RUNTIME").fetchone()[0]
-    db.execute("DROP TABLE IF EXISTS SCHED_EVENTS")
-    db.execute("CREATE TABLE SCHED_EVENTS (start INTEGER NOT NULL, cpu INTEGER NOT NULL, isSchedIn "
-               "INTEGER NOT NULL, globalTid INTEGER, threadState INTEGER, threadBlock INTEGER)")
     rows = []
-    for thread in (gtid, gtid + 1):
+    for tid in (100, 101):
         t = start
         for _ in range(15):
             t += rng.randint(1, 500)
-            rows.append((t, rng.randint(0, 3), 1, thread, 1, None))
+            rows.append((t, rng.randint(0, 3), True, tid, 1))
             t += rng.randint(1, 500)
-            rows.append((t, 0, 0, thread, rng.choice([1, 2]), None))
-        rows.append((t, 2, 1, thread, 1, None))           # in at the time of the last out
-        rows.append((t + 100, 2, 1, thread, 1, None))     # in after in
-        rows.append((t + 200, 2, 0, thread, 2, None))
-        rows.append((t + 900, 1, 1, thread, 1, None))     # never switched out
+            rows.append((t, 0, False, tid, rng.choice([1, 2])))
+        rows.append((t, 2, True, tid, 1))           # in at the time of the last out
+        rows.append((t + 100, 2, True, tid, 1))     # in after in
+        rows.append((t + 200, 2, False, tid, 2))
+        rows.append((t + 900, 1, True, tid, 1))     # never switched out
     rng.shuffle(rows)
-    db.executemany("INSERT INTO SCHED_EVENTS VALUES (?, ?, ?, ?, ?, ?)", rows)
-    db.commit()
-    db.close()
+    for t, cpu, switch_in, tid, state in rows:
+        r.sched(t, cpu, switch_in, state=state, tid=tid)
 
 
 LIBRARY = [("CUBLAS_EVENTS", "cublasSgemm_v2"), ("CUDNN_EVENTS", "cudnnConvolutionForward"),
            ("MPI_P2P_EVENTS", "MPI_Send")]
 
 
-def add_library_calls(path):
+def add_library_calls(r, start):
     """Nested and sequential calls of three libraries on one thread (MPI with a message size)."""
-    db = sqlite3.connect(path)
-    gtid = db.execute("SELECT globalTid FROM CUPTI_ACTIVITY_KIND_RUNTIME LIMIT 1").fetchone()[0]
-    start = db.execute("SELECT min(start) FROM CUPTI_ACTIVITY_KIND_RUNTIME").fetchone()[0]
-    next_id = db.execute("SELECT max(id) + 1 FROM StringIds").fetchone()[0]
-    for k, (table, name) in enumerate(LIBRARY):
-        db.execute("INSERT INTO StringIds(id, value) VALUES (?, ?)", (next_id + k, name))
-        db.execute("DROP TABLE IF EXISTS %s" % table)
-    db.execute("CREATE TABLE CUBLAS_EVENTS (start INTEGER NOT NULL, end INTEGER NOT NULL, "
-               "eventClass INTEGER NOT NULL, globalTid INTEGER, nameId INTEGER NOT NULL)")
-    db.execute("CREATE TABLE CUDNN_EVENTS (start INTEGER NOT NULL, end INTEGER NOT NULL, "
-               "eventClass INTEGER NOT NULL, globalTid INTEGER, nameId INTEGER NOT NULL)")
-    db.execute("CREATE TABLE MPI_P2P_EVENTS (start INTEGER NOT NULL, end INTEGER NOT NULL, "
-               "globalTid INTEGER, textId INTEGER, commHandle INTEGER, tag INTEGER, remoteRank "
-               "INTEGER, size INTEGER, requestHandle INTEGER)")
+    (cublas, sgemm), (cudnn, conv), (mpi, send) = LIBRARY
     for i in range(5):
         t = start + 100000 + i * 10000
-        db.execute("INSERT INTO CUBLAS_EVENTS VALUES (?, ?, 0, ?, ?)", (t, t + 5000, gtid, next_id))
-        db.execute("INSERT INTO CUDNN_EVENTS VALUES (?, ?, 0, ?, ?)",
-                   (t + 1000, t + 2000, gtid, next_id + 1))  # inside the cuBLAS call
-        db.execute("INSERT INTO MPI_P2P_EVENTS VALUES (?, ?, ?, ?, 7, 3, 1, ?, 0)",
-                   (t + 6000, t + 9000, gtid, next_id + 2, 4096 * (i + 1)))
-    db.commit()
-    db.close()
+        r.library(cublas, t, t + 5000, sgemm)
+        r.library(cudnn, t + 1000, t + 2000, conv)  # inside the cuBLAS call
+        r.library(mpi, t + 6000, t + 9000, send, commHandle=7, tag=3, remoteRank=1,
+                  size=4096 * (i + 1), requestHandle=0)
 
 
 def library_truth(path):
@@ -323,15 +275,17 @@ class SamplesTest(unittest.TestCase):
         shutil.rmtree(self.tmp, ignore_errors=True)
 
     def synthetic(self, primary_key):
-        r = synth.Report()  # tests/recipe/synth.py: the canonical schema, no bench tool needed
+        r = synth_report.Report()  # the canonical schema, no bench tool needed
+        start = 1000000
         for i in range(20):
-            t = 1000000 + i * 20000
+            t = start + i * 20000
             r.launch(t, t + 3000, t + 4000, t + 9000, "kernel_%d" % (i % 3))
-        path = os.path.join(self.tmp, "synthetic.sqlite")
-        r.write(path)
-        add_samples(path, primary_key)
-        add_sched(path)
-        add_library_calls(path)
+        add_samples(r, start)
+        add_sched(r, start)
+        add_library_calls(r, start)
+        path = r.write(os.path.join(self.tmp, "synthetic.sqlite"))
+        if not primary_key:  # as reports written before gsys declared nsys's key
+            synth_report.without_primary_key(path, "SAMPLING_CALLCHAINS")
         return path
 
     def check(self, path):

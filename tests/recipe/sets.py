@@ -24,8 +24,10 @@ nvtxf (2 ranks, --filter-nvtx with nsys recipe's semantics): NVTX "phase" on ran
   a\\/b\\@c -> rank 0: 35.
 """
 import os
+import sys
 
-from synth import MS, Report
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from synth_report import MS, Report  # noqa: E402  (tests/lib: the synthetic-report builder)
 
 T0 = 1700000000 * 10**9
 

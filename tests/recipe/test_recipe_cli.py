@@ -13,7 +13,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from cli_harness import (EXIT_BAD_INPUT, EXIT_IO, EXIT_NOT_FOUND, EXIT_UNSUPPORTED,  # noqa: E402
                          EXIT_USAGE, CliTestCase, fixture, gsys, main)
 
-from synth import MS, Report  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from synth_report import MS, Report  # noqa: E402  (tests/lib: the synthetic-report builder)
 
 
 class RecipeCliTest(CliTestCase):

@@ -13,7 +13,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from cli_harness import CliTestCase, gsys, main  # noqa: E402
 from cli_harness import fixture as cli_fixture  # noqa: E402
 
-from synth import MS, Report  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from synth_report import MS, Report  # noqa: E402  (tests/lib: the synthetic-report builder)
 
 US = 1000
 T0 = 1700000000 * 10**9

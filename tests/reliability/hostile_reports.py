@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """Hostile reports for the verbs that read them (issue 17, items 7 and 10; docs/reliability.md P6,
 P13). Each case builds a small report that is valid SQLite in the canonical schema
-(src/report/schema.sql, through tests/recipe/synth.py) but holds values a sound capture never
+(src/report/schema.sql, through tests/lib/synth_report.py) but holds values a sound capture never
 writes, and checks that gsys ends, says what it cannot trust, and invents nothing:
 
   extreme_span          a kernel from INT64_MIN to INT64_MAX: summary (it hung), stats, analyze,
@@ -42,8 +42,8 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(os.path.dirname(HERE), "recipe"))
-import synth  # noqa: E402  (tests/recipe/synth.py: reports in the canonical schema)
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "lib"))
+import synth_report  # noqa: E402  (tests/lib: reports in the canonical schema)
 
 ARGS = None
 TMP = None
@@ -75,7 +75,7 @@ def warnings(p):
 
 def report(name, build, edit=None):
     path = os.path.join(TMP, name + ".gsys-rep")
-    build(synth.Report()).write(path)
+    build(synth_report.Report()).write(path)
     if edit:
         db = sqlite3.connect(path)
         for sql in edit:

@@ -540,11 +540,11 @@ FORGED = "\x1b]0;owned\x07\x1b[2J\r\ngsys: forged"
 
 
 def case_terminal_text():
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "recipe"))
-    import synth  # tests/recipe/synth.py: reports in the canonical schema
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+    import synth_report  # tests/lib: reports in the canonical schema
     rdir = os.path.join(TMP, "reports")
     os.mkdir(rdir)
-    r = synth.Report()
+    r = synth_report.Report()
     for i in range(3):
         r.kernel(1000 + i * 100, 1050 + i * 100, "k%d%s" % (i, FORGED))
         r.api(990 + i * 100, 995 + i * 100, "cudaLaunchKernel")

@@ -7,76 +7,27 @@ be what containment says: the work of the calls on its thread that start and end
 The expected values are computed here from the rows written, not by gsys's SQL."""
 
 import csv
-import lzma
 import os
 import random
 import sqlite3
+import sys
 
 from cli_harness import CliTestCase, gsys, main
 
-BASE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "parity",
-                    "corpus", "nvtx_shapes", "gsys.gsys-rep.xz")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import synth_report  # noqa: E402
 
-
-def columns(db, table):
-    return [c[1] for c in db.execute("PRAGMA table_info(%s)" % table)]
-
-
-class Writer:
-    """Rows cloned from one real kernel, its launch call and one push/pop range of BASE."""
-
-    def __init__(self, path):
-        with lzma.open(BASE) as f, open(path, "wb") as out:
-            out.write(f.read())
-        self.db = sqlite3.connect(path)
-        db = self.db
-        self.kcols, self.rcols, self.ncols = (columns(db, t) for t in (
-            "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_RUNTIME", "NVTX_EVENTS"))
-        self.kernel = db.execute("SELECT * FROM CUPTI_ACTIVITY_KIND_KERNEL LIMIT 1").fetchone()
-        self.call = db.execute("SELECT * FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE correlationId = ?",
-                               (self.kernel[self.kcols.index("correlationId")],)).fetchone()
-        self.push = db.execute("SELECT * FROM NVTX_EVENTS WHERE eventType = 59 LIMIT 1").fetchone()
-        self.tid = self.call[self.rcols.index("globalTid")]
-        for table in ("CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_RUNTIME",
-                      "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET"):
-            if columns(db, table):
-                db.execute("DELETE FROM " + table)
-        db.execute("DELETE FROM NVTX_EVENTS WHERE eventType IN (34, 59, 60)")
-        self.corr = 500000
-
-    def _insert(self, table, cols, template, values):
-        row = list(template)
-        for k, v in values.items():
-            if k in cols:
-                row[cols.index(k)] = v
-        self.db.execute("INSERT INTO %s (%s) VALUES (%s)" % (table, ",".join(cols),
-                                                             ",".join("?" * len(cols))), row)
-        return self.db.execute("SELECT last_insert_rowid()").fetchone()[0]
-
-    def range(self, event_type, start, end, tid, text):
-        return self._insert("NVTX_EVENTS", self.ncols, self.push, {
-            "eventType": event_type, "start": start, "end": end, "globalTid": tid, "text": text,
-            "textId": None, "endGlobalTid": None})
-
-    def launch(self, start, end, tid, kernels):
-        self.corr += 1
-        self._insert("CUPTI_ACTIVITY_KIND_RUNTIME", self.rcols, self.call, {
-            "start": start, "end": end, "globalTid": tid, "correlationId": self.corr})
-        for ks, ke in kernels:
-            self._insert("CUPTI_ACTIVITY_KIND_KERNEL", self.kcols, self.kernel, {
-                "start": ks, "end": ke, "correlationId": self.corr})
-
-    def close(self):
-        self.db.commit()
-        self.db.close()
+PIDS = (100, 200)  # one thread each (synth_report launches on a process's main thread)
 
 
 def random_report(path, seed):
-    """Returns {rid: (style, start, end, tid, name)} and [(tid, start, end, [(ks, ke)...])]."""
+    """Writes a report; returns {rid: (style, start, end, tid, name)} and
+    [(tid, start, end, kernel or None)], tid being the thread's globalTid."""
     rnd = random.Random(seed)
-    w = Writer(path)
-    ranges, calls = {}, []
-    for tid in (w.tid, w.tid + 1):
+    rep = synth_report.Report()
+    ranges, calls = [], []
+    for pid in PIDS:
+        tid = synth_report.gtid(pid)
         t, stack, n = 1000, [], 0
         for _ in range(rnd.randint(10, 70)):
             t += rnd.choice([0, 0, 1, 2, 5])
@@ -86,27 +37,36 @@ def random_report(path, seed):
                 n += 1
             elif a < 0.6 and stack:
                 start, name = stack.pop()
-                ranges[w.range(59, start, t, tid, name)] = ("PushPop", start, t, tid, name)
+                ranges.append(("PushPop", start, t, tid, name))
             elif a < 0.7:
-                end = t + rnd.randint(0, 20)
-                name = "se%d" % n
+                ranges.append(("StartEnd", t, t + rnd.randint(0, 20), tid, "se%d" % n))
                 n += 1
-                ranges[w.range(60, t, end, tid, name)] = ("StartEnd", t, end, tid, name)
             else:
                 d = rnd.choice([0, 1, 2, 3])
-                kernels = []
-                for _ in range(rnd.choice([0, 1, 1, 2])):
+                kernel = None
+                if rnd.random() < 0.7:  # else a call that launched nothing
                     ks = t + rnd.randint(0, 30)
-                    kernels.append((ks, ks + rnd.randint(0, 9)))
-                w.launch(t, t + d, tid, kernels)
-                calls.append((tid, t, t + d, kernels))
+                    kernel = (ks, ks + rnd.randint(0, 9))
+                calls.append((tid, t, t + d, kernel))
                 t += d
         while stack:  # close what is left, sometimes at the same time as the last event
             start, name = stack.pop()
             t += rnd.choice([0, 1])
-            ranges[w.range(59, start, t, tid, name)] = ("PushPop", start, t, tid, name)
-    w.close()
-    return ranges, calls
+            ranges.append(("PushPop", start, t, tid, name))
+    for style, start, end, tid, name in ranges:
+        kind = synth_report.PUSHPOP if style == "PushPop" else synth_report.STARTEND
+        rep.nvtx(start, end, name, pid=tid >> 24, kind=kind)
+    for tid, start, end, kernel in calls:
+        if kernel:
+            rep.launch(start, end, kernel[0], kernel[1], "k", pid=tid >> 24)
+        else:
+            rep.api(start, end, "cudaStreamSynchronize_v3020", pid=tid >> 24)
+    rep.write(path)
+    db = sqlite3.connect(path)
+    rid = {(text, tid): r for r, text, tid in
+           db.execute("SELECT rowid, text, globalTid FROM NVTX_EVENTS WHERE eventType IN (59, 60)")}
+    db.close()
+    return {rid[(r[4], r[3])]: r for r in ranges}, calls
 
 
 def expected_projections(ranges, calls):
@@ -115,9 +75,8 @@ def expected_projections(ranges, calls):
         inside = [k for (ctid, cs, ce, k) in calls
                   if ctid == tid and k and start <= cs and ce <= end]
         if inside:
-            ks = [s for k in inside for (s, _) in k]
-            ke = [e for k in inside for (_, e) in k]
-            out[rid] = (style, start, min(ks), max(ke) - min(ks), len(inside), name)
+            first, last = min(k[0] for k in inside), max(k[1] for k in inside)
+            out[rid] = (style, start, first, last - first, len(inside), name)
     return out
 
 
@@ -166,15 +125,15 @@ class NvtxProjectionTest(CliTestCase):
                 ranges, calls = random_report(report, seed)
                 # (range name, TID) -> [range instances, kernels]; "" for kernels in no range.
                 want = {}
-                for (ctid, cs, ce, kernels) in calls:
-                    if not kernels:
+                for (ctid, cs, ce, kernel) in calls:
+                    if not kernel:
                         continue
                     inside = [r for r in ranges.values()
                               if r[3] == ctid and r[1] <= cs and ce <= r[2]]
                     for (_, _, _, _, name) in inside or [(None, 0, 0, 0, "")]:
                         entry = want.setdefault((name, ctid & 0xFFFFFF), [set(), 0])
                         entry[0].add((name, cs) if name else None)
-                        entry[1] += len(kernels)
+                        entry[1] += 1
                 want = {k: (len(v[0] - {None}), v[1]) for k, v in want.items()}
                 out = os.path.join(self.tmp, "k")
                 proc = gsys("stats", "-q", "-r", "nvtx_kern_sum", "-f", "csv", "-o", out,
@@ -196,13 +155,13 @@ class NvtxProjectionTest(CliTestCase):
     def test_deep_nesting_attributes_every_launch_to_every_range(self):
         depth = launches = 300
         report = os.path.join(self.tmp, "deep.sqlite")
-        w = Writer(report)
+        rep = synth_report.Report()
         for i in range(depth):
-            w.range(59, 10**6 + i, 10**6 + 10**5 - i, w.tid, "d%d" % i)
+            rep.nvtx(10**6 + i, 10**6 + 10**5 - i, "d%d" % i)
         for j in range(launches):
             s = 10**6 + depth + 10 * j
-            w.launch(s, s + 5, w.tid, [(s + 3, s + 8)])
-        w.close()
+            rep.launch(s, s + 5, s + 3, s + 8, "k")
+        rep.write(report)
         trace, _ = self.project(report)
         self.assertEqual(len(trace), depth)
         for r in trace:

@@ -21,6 +21,7 @@
 #include "common/secret_env.h"
 #include "common/strings.h"
 #include "export/exporter.h"
+#include "format/host_facts.h"
 #include "format/session_files.h"
 #include "format/session_meta.h"
 #include "launcher/launcher.h"
@@ -113,6 +114,7 @@ format::SessionMeta MakeMeta(const LiveRunOptions& o, int64_t now) {
   std::error_code cwd_error;
   m["working_dir"] = fs::current_path(cwd_error).string();
   m["host"] = ThisHostName();
+  format::RecordHostFacts(&m);
   m["tool_version"] = GSYS_VERSION;
   m["trace"] = o.options.trace.empty() ? "none" : Join(o.options.trace, ",");
   m["session_start_monotonic_ns"] = std::to_string(now);

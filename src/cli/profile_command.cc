@@ -22,6 +22,7 @@
 #include "cli/subcommand.h"
 #include "common/secret_env.h"
 #include "common/strings.h"
+#include "format/host_facts.h"
 #include "format/session_files.h"
 #include "format/session_meta.h"
 #include "launcher/capture_env.h"
@@ -309,6 +310,7 @@ Status BuildPlan(const ParsedFlags& flags, CaptureOptions o, Plan* plan) {
   std::error_code cwd_error;
   m["working_dir"] = std::filesystem::current_path(cwd_error).string();
   m["host"] = oc.host;
+  format::RecordHostFacts(&m);
   m["tool_version"] = GSYS_VERSION;
   m["trace"] = c.trace;
   m["output"] = plan->report_path;

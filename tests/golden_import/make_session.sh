@@ -6,7 +6,7 @@
 #
 #   tests/golden_import/make_session.sh [BUILD_DIR]     (default: build)
 #
-# The capture runs with an empty environment in a scratch folder named /tmp/gsys-golden, so the
+# The capture runs with an empty environment (TZ aside) in a scratch folder named /tmp/gsys-golden, so the
 # committed session.meta holds no variable or path of the machine that made it (the environment,
 # the command line and the working directory are stored in the report verbatim).
 set -euo pipefail
@@ -18,7 +18,9 @@ work=/tmp/gsys-golden
 rm -rf "$work"
 mkdir -p "$work"
 cp "$build/tests/golden_import/gsys_golden_workload" "$work/golden_workload"
-(cd "$work" && env -i PATH=/usr/bin:/bin GSYS_KEEP_SESSION=1 \
+# TZ: a zone 5 h 30 min east of UTC, so the report's localTime shows that it comes from the
+# session (golden_import.py test_capture_machine_facts_come_from_the_session).
+(cd "$work" && env -i PATH=/usr/bin:/bin TZ=IST-5:30 GSYS_KEEP_SESSION=1 \
    "$build/bin/gsys" profile -t nvtx,osrt -o golden -- ./golden_workload)
 rm -rf "$here/session"
 cp -r "$work/golden.gsys-session" "$here/session"

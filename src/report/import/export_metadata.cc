@@ -2,17 +2,16 @@
 #include "report/import/export_metadata.h"
 
 #include <sys/utsname.h>
-#include <unistd.h>
 
 #include <ctime>
 #include <filesystem>
-#include <fstream>
 #include <tuple>
 #include <utility>
 #include <vector>
 
 #include "common/secret_env.h"
 #include "common/strings.h"
+#include "format/host_facts.h"
 #include "report/import/stream_importer.h"
 
 namespace gsys::report {
@@ -32,21 +31,6 @@ std::string UtcNow() {
   char buf[32];
   std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%S", &tm);
   return buf;
-}
-
-std::string OsDescription() {
-  std::ifstream in("/etc/os-release");
-  std::string line;
-  while (std::getline(in, line)) {
-    if (StartsWith(line, "PRETTY_NAME=")) {
-      std::string value = line.substr(12);
-      if (value.size() >= 2 && value.front() == '"' && value.back() == '"') {
-        value = value.substr(1, value.size() - 2);
-      }
-      return value;
-    }
-  }
-  return "Linux";
 }
 
 // Entries of the "environment" meta value (one NAME=value per line, redacted by the launcher;
@@ -120,14 +104,16 @@ Rows CaptureRows(const format::SessionMeta& meta, const std::vector<std::string>
 }
 
 Status InsertSystemEnv(Database& db, const format::SessionMeta& meta,
-                       const std::vector<std::string>& environment, const struct utsname& u) {
+                       const std::vector<std::string>& environment) {
   // nsys's property names and enum values (TARGET_INFO_SYSTEM_ENV of nsys 2025.3.1).
+  // The machine that ran the capture, as session.meta records it (format/host_facts.h).
+  const format::HostFacts host = format::HostFactsOf(meta);
   const std::vector<std::tuple<std::string, int, std::string>> rows = {
-      {"CpuCores", 1, std::to_string(sysconf(_SC_NPROCESSORS_ONLN))},
-      {"CpuArchitecture", 3, u.machine},
-      {"OsDescription", 605, OsDescription()},
+      {"CpuCores", 1, host.cpu_cores},
+      {"CpuArchitecture", 3, host.cpu_architecture},
+      {"OsDescription", 605, host.os_description},
       {"DeviceEnvironment", 610, Join(environment, ";")},
-      {"SoftwareReleaseVersion", 618, u.release},
+      {"SoftwareReleaseVersion", 618, host.kernel_release},
       {"Hostname", 619, Get(meta, "host")},
   };
   GSYS_ASSIGN_OR_RETURN(Statement s,
@@ -153,7 +139,7 @@ Status WriteExportMetadata(Database& db, const format::SessionMeta& meta,
   const std::vector<std::string> environment = Environment(meta);
   GSYS_RETURN_IF_ERROR(InsertRows(db, "META_DATA_EXPORT", ExportRows(meta, output_path, u)));
   GSYS_RETURN_IF_ERROR(InsertRows(db, "META_DATA_CAPTURE", CaptureRows(meta, environment)));
-  return InsertSystemEnv(db, meta, environment, u);
+  return InsertSystemEnv(db, meta, environment);
 }
 
 }  // namespace gsys::report

@@ -13,10 +13,13 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <optional>
 
+#include "common/saturating.h"
 #include "common/strings.h"
 #include "format/chunk.h"
 #include "format/control_page.h"
+#include "format/host_facts.h"
 #include "format/record.h"
 #include "format/session_files.h"
 #include "format/session_meta.h"
@@ -168,7 +171,12 @@ Status WriteTables(ReportWriter& w, const SessionTotals& t, const format::Sessio
                                " localTime, systemClockNs) VALUES(?,?,?,?)"));
   GSYS_RETURN_IF_ERROR(st.BindInt(1, origin_real));
   GSYS_RETURN_IF_ERROR(st.BindText(2, SecondsText(origin_real, false)));
-  GSYS_RETURN_IF_ERROR(st.BindText(3, SecondsText(origin_real, true)));
+  // localTime in the capture machine's time zone where session.meta records it, not the
+  // importer's (format/host_facts.h).
+  std::optional<int64_t> utc_offset_s = format::HostFactsOf(meta).utc_offset_s;
+  GSYS_RETURN_IF_ERROR(st.BindText(
+      3, utc_offset_s ? SecondsText(SaturatingAdd(origin_real, *utc_offset_s * 1000000000), false)
+                      : SecondsText(origin_real, true)));
   GSYS_RETURN_IF_ERROR(st.BindInt(4, origin_mono));
   GSYS_RETURN_IF_ERROR(st.Step().status());
   int64_t stop = std::max<int64_t>(0, SaturatingSub(t.last_ts, origin_mono));

@@ -50,6 +50,27 @@ Result<std::unique_ptr<Exporter>> MakeExporter(const std::string& name) {
     auto exporter = f();
     if (exporter->Name() == ToLower(name)) return exporter;
   }
+  // nsys's types that gsys does not write: say why and what to use instead.
+  static constexpr struct {
+    const char* type;
+    const char* why;
+  } kNsysOnly[] = {
+      {"text", "nsys 2025's protobuf event dump, undocumented and replaced in nsys 2026 by "
+               "jsonlines: use --type jsonlines"},
+      {"json", "nsys 2025's protobuf event dump, undocumented and replaced in nsys 2026 by "
+               "jsonlines: use --type jsonlines"},
+      {"hdf", "HDF5 is not written by gsys: use --type sqlite"},
+      {"arrow", "Arrow is not written by gsys: use --type sqlite or jsonlines"},
+      {"arrowdir", "Arrow is not written by gsys: use --type sqlite or jsonlines"},
+      {"parquetdir", "Parquet is not written by gsys: use --type sqlite or jsonlines"},
+      {"info", "the report's META_DATA_* and TARGET_INFO_* tables hold it: use --type sqlite"},
+  };
+  for (const auto& n : kNsysOnly) {
+    if (ToLower(name) == n.type) {
+      return Error(StatusCode::kInvalidArgument,
+                   "export: type '" + name + "' is not supported: " + n.why);
+    }
+  }
   std::vector<std::string> names = ExporterNames();
   std::string msg = "export: unknown type '" + name + "' (expected " + Join(names, ", ") + ")";
   if (auto best = ClosestMatch(ToLower(name), names)) msg += "; did you mean '" + *best + "'?";

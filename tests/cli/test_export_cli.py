@@ -16,6 +16,18 @@ class ExportCliTest(CliTestCase):
         self.assertOneLineError(proc, EXIT_USAGE, "unknown type 'perfeto'", "did you mean 'perfetto'")
         self.assertFalse(os.path.exists(out))
 
+    def test_nsys_types_gsys_does_not_write_say_what_to_use(self):
+        # nsys 2025.3.1's -t list (docs/differences-from-nsys.md, `gsys export`).
+        for t, instead in [("text", "jsonlines"), ("json", "jsonlines"), ("hdf", "sqlite"),
+                           ("arrow", "sqlite"), ("arrowdir", "sqlite"), ("parquetdir", "sqlite"),
+                           ("info", "sqlite")]:
+            with self.subTest(type=t):
+                out = os.path.join(self.tmp, "x_" + t)
+                proc = gsys("export", "--type", t, "-o", out, self.fixture)
+                self.assertOneLineError(proc, EXIT_USAGE, "type '%s' is not supported" % t,
+                                        "--type " + instead)
+                self.assertFalse(os.path.exists(out))
+
     def test_missing_type(self):
         self.assertOneLineError(gsys("export", self.fixture), EXIT_USAGE, "--type is required")
 

@@ -16,6 +16,7 @@
 #include "common/strings.h"
 #include "html/page.h"
 #include "report/kineto/kineto_import.h"
+#include "report/reader/data_check.h"
 #include "report/reader/report_reader.h"
 
 namespace gsys::cli {
@@ -132,12 +133,15 @@ class SummaryCommand : public Subcommand {
       if (!writable.ok()) return Error(writable.code(), "summary: " + writable.message());
     }
     GSYS_ASSIGN_OR_RETURN(report::ReportReader reader, report::ReportReader::Open(path));
-    WarnAboutData(reader);  // the whole file: before the filters hide rows
+    // The whole file: before the filters hide rows. On stderr and in the page's banner.
+    std::vector<std::string> data_warnings = report::DataWarnings(reader);
+    PrintDataWarnings(data_warnings);
     GSYS_RETURN_IF_ERROR(ApplyFilter(flags, reader, &options));
     GSYS_ASSIGN_OR_RETURN(html::Page page, BuildSummaryPage(reader, path, options));
     std::vector<std::string> argv = {"gsys", "summary"};
     argv.insert(argv.end(), args.begin(), args.end());
     page.provenance = MadeByText(GSYS_VERSION, AbsolutePath(path), CommandText(argv));
+    page.warnings = std::move(data_warnings);
     std::string text = html::RenderPage(page);
     if (to_stdout) {
       PrintOut(text);

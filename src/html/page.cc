@@ -66,6 +66,11 @@ std::string RenderPage(const Page& page) {
   out += "<body>\n<header>\n<h1>" + Escape(page.title) + "</h1>\n";
   if (!page.subtitle.empty()) out += "<p>" + Escape(page.subtitle) + "</p>\n";
   out += "</header>\n<main>\n";
+  if (!page.warnings.empty()) {
+    out += "<section class=\"warnings\" role=\"alert\">\n<h2>Data warnings</h2>\n<ul>\n";
+    for (const std::string& w : page.warnings) out += "<li>" + Escape(w) + "</li>\n";
+    out += "</ul>\n</section>\n";
+  }
   std::string toc;
   size_t titled = 0;
   for (size_t i = 0; i < page.blocks.size(); ++i) {

@@ -70,6 +70,10 @@ struct Page {
   std::vector<Block> blocks;
   // What made the page (gsys version, command line, input), shown in its footer; empty: none.
   std::string provenance;
+  // What in the input cannot be taken at face value (report/reader/data_check.h: dropped
+  // records, damaged rows, nsys's notes about its capture), one sentence each, shown in a
+  // banner above the first block so the page never looks normal when its data is not.
+  std::vector<std::string> warnings;
 };
 
 // One self-contained HTML5 document (UTF-8), no network needed to open it.

@@ -54,6 +54,9 @@ canvas.tl-canvas { display: block; width: 100%; cursor: grab; outline: none; }
 .tl-detail, .tl-select { font-size: 13px; margin: 4px 6px; overflow-wrap: anywhere; }
 .tl-select table { margin-bottom: 6px; }
 footer { color: #8a93a3; font-size: 12px; padding: 0 28px 18px; }
+.warnings { background: #fff4e5; border: 1px solid #f0a040; border-radius: 6px;
+            padding: 4px 16px; margin: 12px 0; }
+.warnings h2 { color: #a45a00; font-size: 15px; }
 )css";
 
 const std::string_view kPageScript = R"js(

@@ -96,7 +96,7 @@ TEST(Timeline, HostileNamesStayInsideTheScriptBlock) {
   t.rows = {{evil, false}};
   t.strings = {"", evil};
   t.events = {{0, 10, 0, 1, 1, TimelineKind::kNvtx, 0}};
-  Page page{"p", "", {t}, ""};
+  Page page{"p", "", {t}, "", {}};
   std::string html = RenderPage(page);
   size_t data = html.find("<script type=\"application/json\"");
   ASSERT_NE(data, std::string::npos);
@@ -120,7 +120,7 @@ TEST(Timeline, KeepsTheEarliestEventsBeyondTheCapAndSaysSo) {
   }
   t.left_out = 10;  // already left out by the reader
   t.left_out_hint = "Use --filter-time.";
-  std::string out = RenderPage(Page{"p", "", {t}, ""});
+  std::string out = RenderPage(Page{"p", "", {t}, "", {}});
   EXPECT_NE(out.find("\"n\":1000000,"), std::string::npos);
   EXPECT_NE(out.find("\"leftOut\":15,"), std::string::npos);
   EXPECT_NE(out.find("first 1,000,000 events by start time; 15 later events were left out. "
@@ -136,7 +136,7 @@ TEST(Timeline, KeepsTheEarliestEventsBeyondTheCapAndSaysSo) {
 TEST(Timeline, NoEventsIsANoteAndNoScript) {
   Timeline t;
   t.title = "Timeline";
-  std::string out = RenderPage(Page{"p", "", {t}, ""});
+  std::string out = RenderPage(Page{"p", "", {t}, "", {}});
   EXPECT_NE(out.find("No events."), std::string::npos);
   EXPECT_EQ(out.find("gsysTimelineLib"), std::string::npos);
 }

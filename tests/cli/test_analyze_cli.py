@@ -101,7 +101,9 @@ class AnalyzeCliTest(CliTestCase):
             with self.subTest(fixture=name):
                 proc = gsys("analyze", "-q", "-r", "all", fixture(name))
                 self.assertEqual(proc.returncode, 0, proc.stderr)
-                self.assertEqual(proc.stderr, "")
+                # Only nsys's own notes on its capture (the 2025.1 fixture: perf paranoid level).
+                self.assertEqual([l for l in proc.stderr.splitlines()
+                                  if "nsys noted about its capture: " not in l], [])
 
     def test_help_rules(self):
         proc = gsys("analyze", "--help-rules")

@@ -15,7 +15,8 @@ using namespace gsys::html;
 const char* kEvil = "<script>alert('x')</script> & \"q\"";
 
 Page AllBlocks() {
-  Page page{"Every block", std::string("Synthetic page. ") + kEvil, {}, std::string("Made by ") + kEvil};
+  Page page{"Every block", std::string("Synthetic page. ") + kEvil, {},
+            std::string("Made by ") + kEvil, {std::string("Data warning ") + kEvil}};
   page.blocks.push_back(std::string("A paragraph with ") + kEvil + "\nand a second line.");
   HeatMap map{"Heat map", {}, {}, {}};
   for (int b = 0; b < 60; ++b) map.bin_starts_s.push_back(b * 0.25);
@@ -49,7 +50,7 @@ Page AllBlocks() {
 }
 
 Page EmptyBlocks() {
-  Page page{"No data", "", {}, ""};
+  Page page{"No data", "", {}, "", {}};
   page.blocks.push_back(Table{"Empty table", {{"A"}, {"B", true}}, {}});
   page.blocks.push_back(HeatMap{"Empty heat map", {}, {}, {}});
   page.blocks.push_back(LineChart{"Empty line chart", "x", "y", {}});

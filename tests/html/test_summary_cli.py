@@ -52,7 +52,9 @@ class SummaryCli(CliTestCase):
         out = os.path.join(self.tmp, "page.html")
         proc = gsys("summary", report, "-o", out, *extra)
         self.assertEqual(proc.returncode, 0, proc.stderr)
-        self.assertEqual(proc.stderr, "")
+        # Only nsys's own notes on its capture (the 2025.1 fixture: perf paranoid level).
+        self.assertEqual([l for l in proc.stderr.splitlines()
+                          if "nsys noted about its capture: " not in l], [])
         self.assertEqual(proc.stdout, "Wrote [%s]\n" % out)
         with open(out, encoding="utf-8") as f:
             return f.read()

@@ -242,7 +242,33 @@ def case_data_warnings():
     got = warnings(ok(gsys("stats", "-r", "cuda_gpu_kern_sum", holes), "stats on holes"))
     if got != [want[1].replace("hostile.gsys-rep", holes)]:
         fail(f"stats on a report with StringIds holes warned {got}, want {want[1]!r}")
-    print("data warnings: one line per kind in every verb, none for a sound report")
+    # The summary page shows the same lines in its banner (escaped), the sound page none.
+    page = open(os.path.join(TMP, "hostile.html"), encoding="utf-8").read()
+    banner = page.split('<section class="warnings"', 1)
+    if len(banner) != 2 or "3 kernels end before they start" not in banner[1].split("</section>")[0]:
+        fail("the hostile report's summary page has no data-warnings banner")
+    if 'class="warnings"' in open(os.path.join(TMP, "sound.html"), encoding="utf-8").read():
+        fail("the sound report's summary page has a data-warnings banner")
+    # nsys's notes about its own capture (DIAGNOSTIC_EVENT of an nsys export): errors and the
+    # warnings that say data was not collected, each text once, one line, in nsys's order;
+    # not its informational rows nor its other warnings.
+    notes = report("nsys_notes", sound, [
+        "CREATE TABLE DIAGNOSTIC_EVENT (timestamp INTEGER, timestampType INTEGER, source INTEGER,"
+        " severity INTEGER, text TEXT NOT NULL, globalPid INTEGER)",
+        "INSERT INTO DIAGNOSTIC_EVENT VALUES (1, 0, 1, 1, 'Profiling has started.', 0),"
+        " (2, 0, 3, 2, 'No NVTX events collected. Does the process use NVTX?', 0),"
+        " (3, 0, 2, 2, 'Unable to collect CPU samples.' || char(10) || 'Try  this.', 0),"
+        " (4, 0, 1, 3, 'CUPTI error ' || char(27) || '[31m7.', 0),"
+        " (5, 0, 1, 3, 'CUPTI error ' || char(27) || '[31m7.', 0)"])
+    want_notes = ["gsys: warning: report 'nsys_notes.gsys-rep': nsys noted about its capture: "
+                  "Unable to collect CPU samples. Try this",
+                  "gsys: warning: report 'nsys_notes.gsys-rep': nsys noted about its capture: "
+                  "CUPTI error \\e[31m7"]
+    for verb, lines in run_every_verb("nsys_notes.gsys-rep", "nsys_notes").items():
+        if lines != want_notes:
+            fail(f"{verb} on nsys's notes warned {lines}, want {want_notes}")
+    print("data warnings: one line per kind in every verb and in the summary page's banner, "
+          "nsys's notes on its capture included, none for a sound report")
 
 
 NAMES = ['=HYPERLINK("http://x","y")', "+cmd", "-2+3+cmd|' /C calc'!A0", "@SUM(A1)", "-5", "plain"]

@@ -131,6 +131,9 @@ html::Page RecipePage(const Recipe& recipe, const RecipeRun& run,
                           [](const RankInfo& r) { return r.set != 0; });
   page.blocks.emplace_back(TableBlock("files", FilesFrame(run.ranks, sets)));
   page.provenance = MadeByText(made_by.gsys_version, "", made_by.command_line);
+  for (const RankInfo& r : run.ranks) {
+    page.warnings.insert(page.warnings.end(), r.data_warnings.begin(), r.data_warnings.end());
+  }
   return page;
 }
 

@@ -2,7 +2,10 @@
 // What in a report's data cannot be taken at face value, counted so that every verb that reads
 // the report can say so (one warning line per kind of problem) instead of printing it as data:
 // rows that end before they start, names that point at no StringIds row, CUDA API calls that
-// repeat another call's correlation id in the same process (GPU work is joined to the first).
+// repeat another call's correlation id in the same process (GPU work is joined to the first),
+// what gsys's capture lost (GSYS_DIAGNOSTICS) and, in an nsys export, what nsys noted about its
+// own capture (DIAGNOSTIC_EVENT: its errors, and the warnings that say data was not collected
+// or lost).
 // The data itself is shown as it is: nothing is dropped or repaired.
 #pragma once
 
@@ -19,6 +22,7 @@ class ReportReader;
 struct DataProblem {
   int64_t count = 0;
   std::string what;  // the sentence after the count: "kernels end before they start (...)"
+  bool counted = true;  // false: `what` is a whole sentence (a note nsys recorded), no count
 };
 
 // Scans the whole file (call it before SetTimeWindow/SetNvtxFilter: the views would hide rows):

@@ -249,6 +249,10 @@ def case_data_warnings():
         fail("the hostile report's summary page has no data-warnings banner")
     if 'class="warnings"' in open(os.path.join(TMP, "sound.html"), encoding="utf-8").read():
         fail("the sound report's summary page has a data-warnings banner")
+    recipe_page = open(os.path.join(TMP, "hostile_recipe", "cuda_gpu_kern_sum.html"),
+                       encoding="utf-8").read()
+    if "NVTX event ends before it starts" not in recipe_page.split('class="warnings"', 1)[-1]:
+        fail("the hostile report's recipe page has no data-warnings banner")
     # nsys's notes about its own capture (DIAGNOSTIC_EVENT of an nsys export): errors and the
     # warnings that say data was not collected, each text once, one line, in nsys's order;
     # not its informational rows nor its other warnings.

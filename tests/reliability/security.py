@@ -44,6 +44,9 @@
                or holds ESC/CR/LF puts the `-o %h` report in the pattern's directory under one
                plain name (it wrote /abs.gsys-rep and ../../x.gsys-rep); a %q{} value with
                control characters is a one-line usage error before the target starts
+  upload_mode       `gsys upload FILE file:///DIR/` under umask 022 and 077: the copy of a 0600
+               report stays 0600, a 0644 file gets the umask's mode (every copy was 0644: an
+               uploaded report was world-readable)
 
 usage: security.py --build BUILD_DIR CASE"""
 import argparse
@@ -753,6 +756,33 @@ def case_upload_messages():
             print(f"{dest}: {err.strip()[:300]}")
     finally:
         server.shutdown()
+
+
+def case_upload_mode():
+    p = subprocess.run([gsys(), "profile", "-o", "r", prog(), "nested", "5"], capture_output=True,
+                       text=True, timeout=60)
+    if p.returncode != 0:
+        fail(f"profile failed: {p.stderr}")
+    with open("notes.txt", "w") as f:
+        f.write("x")
+    os.chmod("notes.txt", 0o644)
+    for mask in (0o022, 0o077):
+        dest = os.path.join(TMP, f"up{mask:03o}")
+        old = os.umask(mask)
+        try:
+            q = subprocess.run([gsys(), "upload", "r.gsys-rep", "notes.txt",
+                                "file://" + dest + "/"], capture_output=True, text=True,
+                               timeout=60)
+        finally:
+            os.umask(old)
+        if q.returncode != 0:
+            fail(f"upload under umask {mask:03o}: {q.returncode} {q.stderr}")
+        for name, want in (("r.gsys-rep", 0o600), ("notes.txt", 0o644 & ~mask)):
+            mode = stat.S_IMODE(os.stat(os.path.join(dest, name)).st_mode)
+            if mode != want:
+                fail(f"umask {mask:03o}: the uploaded {name} has mode {oct(mode)}, "
+                     f"expected {oct(want)}")
+    print("uploaded copies: a 0600 report stays 0600, other files get the umask's mode")
 
 
 def main():

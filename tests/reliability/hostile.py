@@ -8,6 +8,10 @@
   meta_fifo              a FIFO named session.meta does not hang import
   meta_other_owner       a session.meta written by another user cannot choose the output that
                          `gsys import -f true` replaces (root only: chowns the file to nobody)
+  meta_output_elsewhere  a session directory of the caller's own (copied from a job, a colleague)
+                         whose session.meta output= or output_pattern= names a file outside the
+                         directory that holds the session: `gsys import -f true` leaves that
+                         file and writes the report beside the session (it replaced the file)
 
 usage: hostile.py --build BUILD_DIR CASE"""
 import argparse
@@ -108,6 +112,34 @@ def case_meta_other_owner():
     if p.returncode != 0 or not os.path.exists(want):
         fail(f"import did not fall back to {want}: {p.returncode} {p.stderr}")
     print("session.meta of another user: its output= ignored, the report went next to the session")
+
+
+def case_meta_output_elsewhere():
+    os.mkdir(os.path.join(TMP, "jobs"))
+    session = real_session(os.path.join("jobs", "copied"))
+    meta = os.path.join(session, "session.meta")
+    with open(meta) as f:
+        lines = [l for l in f if not l.startswith(("output=", "output_"))]
+    victims = os.path.join(TMP, "home")
+    os.mkdir(victims)
+    notes = os.path.join(victims, "notes.txt")
+    for extra in ([f"output={notes}\n"], [f"output={victims}/../home/x.gsys-rep\n"],
+                  [f"output_pattern={victims}/r_%q{{RANK}}\n", "output_vars=RANK\n"]):
+        with open(notes, "w") as f:
+            f.write("precious\n")
+        with open(meta, "w") as f:
+            f.writelines(lines + extra)
+        p = gsys("import", session, "-f", "true")
+        with open(notes, "rb") as f:
+            if f.read() != b"precious\n":
+                fail(f"import -f true replaced the file session.meta named ({extra})")
+        if os.listdir(victims) != ["notes.txt"]:
+            fail(f"import wrote where session.meta said ({extra}): {os.listdir(victims)}")
+        want = os.path.join(TMP, "jobs", "copied.gsys-rep")
+        if p.returncode != 0 or not os.path.exists(want):
+            fail(f"import did not fall back to {want}: {p.returncode} {p.stderr}")
+        os.unlink(want)
+    print("session.meta outputs outside the session's directory: ignored, report beside it")
 
 
 def main():

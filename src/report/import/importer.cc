@@ -223,14 +223,30 @@ void AddStreamStats(const format::StreamStats& s, ImportCounters* c) {
 
 }  // namespace
 
+bool ReportPathBesideSession(const std::string& session_dir, const std::string& report_path) {
+  std::error_code ec;
+  fs::path dir = fs::weakly_canonical(fs::absolute(session_dir, ec), ec);
+  if (ec || dir.empty()) return false;
+  if (!dir.has_filename()) dir = dir.parent_path();  // a trailing '/'
+  fs::path parent = dir.parent_path();
+  fs::path report = fs::weakly_canonical(fs::absolute(report_path, ec), ec);
+  if (ec || report.empty() || !EndsWith(report.string(), ".gsys-rep")) return false;
+  fs::path rel = report.lexically_relative(parent);
+  return !rel.empty() && *rel.begin() != ".." && rel.is_relative();
+}
+
 std::string DefaultReportPath(const std::string& session_dir) {
-  // session.meta's output is only trusted when the caller wrote it: another user's session
-  // directory must not choose which file `gsys import -f true` replaces.
+  // session.meta's output is only trusted when the caller wrote it (another user's session
+  // directory must not choose which file `gsys import -f true` replaces), and only beside the
+  // session (a copied session directory must not either).
   uid_t owner = 0;
   auto meta = format::ReadSessionMeta(session_dir, &owner);
   if (meta.ok() && owner == geteuid()) {
     auto it = meta->find("output");
-    if (it != meta->end() && !it->second.empty()) return it->second;
+    if (it != meta->end() && !it->second.empty() &&
+        ReportPathBesideSession(session_dir, it->second)) {
+      return it->second;
+    }
   }
   std::string dir = session_dir;
   while (dir.size() > 1 && dir.back() == '/') dir.pop_back();

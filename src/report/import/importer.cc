@@ -84,21 +84,26 @@ Result<std::vector<StreamEntry>> FindStreams(const std::string& dir,
   return streams;
 }
 
-// Records threads emitted after their process's final flush, from the session's control page
-// (format/control_page.h); 0 without a usable page.
-uint64_t RecordsAfterFinalFlush(const std::string& dir) {
+// The counts the session's control page keeps (format/control_page.h); 0 without a usable page.
+struct ControlCounts {
+  uint64_t records_after_final_flush = 0;
+  uint64_t processes_unwritable = 0;
+};
+
+ControlCounts ReadControlCounts(const std::string& dir) {
   std::string path = dir + "/" + format::kControlFileName;
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
-  if (fd < 0) return 0;
+  if (fd < 0) return {};
   struct stat st {};
   format::ControlPage page;
   bool ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
             ::pread(fd, &page, sizeof(page), 0) == static_cast<ssize_t>(sizeof(page));
   ::close(fd);
   if (!ok || page.magic != format::kControlMagic || page.version != format::kControlVersion) {
-    return 0;
+    return {};
   }
-  return page.records_after_final_flush.load(std::memory_order_relaxed);
+  return {page.records_after_final_flush.load(std::memory_order_relaxed),
+          page.processes_unwritable.load(std::memory_order_relaxed)};
 }
 
 // One pass over every record: the earliest process start (the origin when session.meta is
@@ -279,11 +284,20 @@ Result<ImportSummary> ImportSession(const ImportOptions& options) {
   std::vector<std::unique_ptr<format::StreamFile>> files;
   ImportSummary sum;
   sum.counters[ImportCounter::kSkippedSessionFiles] += skipped_files;
-  sum.counters[ImportCounter::kRecordsAfterFinalFlush] +=
-      RecordsAfterFinalFlush(options.session_dir);
+  ControlCounts control = ReadControlCounts(options.session_dir);
+  sum.counters[ImportCounter::kRecordsAfterFinalFlush] += control.records_after_final_flush;
   std::vector<std::string> stopped =
       ReadStopReasons(options.session_dir, options.pids ? &*options.pids : nullptr);
-  sum.counters[ImportCounter::kCaptureWriteErrors] += stopped.size();
+  sum.counters[ImportCounter::kCaptureWriteErrors] +=
+      stopped.size() + control.processes_unwritable;
+  if (control.processes_unwritable != 0) {
+    // No pid: these processes could write nothing into the session directory.
+    stopped.push_back("capture stopped early in " +
+                      std::to_string(control.processes_unwritable) +
+                      " process(es) that could write nothing into the session directory (a "
+                      "user, root or mount change, or no file descriptor left): their events are "
+                      "lost");
+  }
   sum.capture_stops = stopped;
   sum.capture_log = ReadCaptureLog(options.session_dir);
   for (const auto& e : entries) {

@@ -6,6 +6,9 @@
                          them in GSYS_DIAGNOSTICS (raw_skipped_session_files)
   not_a_session          `gsys import` of a directory holding no session exits non-zero
   meta_fifo              a FIFO named session.meta does not hang import
+  metrics_fifo           FIFOs named gpu_metrics.tsv and gpu_metrics_devices.tsv do not hang
+                         import (it waited for a writer forever): not read, counted, one warning
+                         each
   meta_other_owner       a session.meta written by another user cannot choose the output that
                          `gsys import -f true` replaces (root only: chowns the file to nobody)
   meta_output_elsewhere  a session directory of the caller's own (copied from a job, a colleague)
@@ -88,6 +91,16 @@ def case_meta_fifo():
     os.mkfifo(os.path.join(session, "session.meta"))
     p = gsys("import", session, "-o", os.path.join(TMP, "metafifo2.gsys-rep"), timeout=30)
     print(f"import with a FIFO session.meta ended (exit {p.returncode})")
+
+
+def case_metrics_fifo():
+    session = real_session("metricsfifo")
+    for name in ("gpu_metrics.tsv", "gpu_metrics_devices.tsv"):
+        os.mkfifo(os.path.join(session, name))
+    p = gsys("import", session, "-o", os.path.join(TMP, "metricsfifo2.gsys-rep"), timeout=30)
+    if p.returncode != 0 or p.stderr.count("is not a regular file") != 2:
+        fail(f"import with FIFO gpu metrics files: {p.returncode} {p.stderr!r}")
+    print("import with FIFO gpu metrics files ended, each said not read")
 
 
 def case_meta_other_owner():

@@ -14,6 +14,7 @@
 #include <map>
 #include <memory>
 
+#include "common/rename_no_replace.h"
 #include "common/strings.h"
 #include "format/chunk.h"
 #include "format/control_page.h"
@@ -319,7 +320,9 @@ Result<ImportSummary> ImportSession(const ImportOptions& options) {
     origin_real = scan_real;
   }
 
-  std::string tmp = options.output_path + ".tmp-import";
+  // Per run: a fixed name let a concurrent import of the same -o delete this run's file (and
+  // rename its own half-written one into place). A leftover of a killed run of this pid goes.
+  std::string tmp = options.output_path + ".tmp-import-" + std::to_string(::getpid());
   fs::remove(tmp, ec);
   RemoveOnError cleanup{tmp};  // report/import/remove_on_error.h
   GSYS_ASSIGN_OR_RETURN(std::unique_ptr<ReportWriter> writer, ReportWriter::Create(tmp));
@@ -422,8 +425,18 @@ Result<ImportSummary> ImportSession(const ImportOptions& options) {
   GSYS_RETURN_IF_ERROR(writer->Commit());
   writer.reset();
   progress.Update(sum.raw_bytes);
-  if (options.force_overwrite) fs::remove(options.output_path, ec);
-  fs::rename(tmp, options.output_path, ec);
+  if (options.force_overwrite) {
+    fs::remove(options.output_path, ec);
+    fs::rename(tmp, options.output_path, ec);
+  } else if (RenameNoReplace(tmp.c_str(), options.output_path.c_str()) != 0) {
+    // The up-front check passed: a report another run made meanwhile stays.
+    ec.assign(errno, std::generic_category());
+    if (errno == EEXIST) {
+      return Error(StatusCode::kIoError, "import: '" + options.output_path +
+                                             "' appeared while importing (another run wrote it); "
+                                             "not replaced (use -f/--force-overwrite true)");
+    }
+  }
   if (!ec) cleanup.armed = false;
   if (ec) {
     return Error(StatusCode::kIoError, "import: cannot create '" + options.output_path +

@@ -811,6 +811,21 @@ def case_unwritable():
     print(f"{kept_children} children kept, {stopped} counted as unwritable")
 
 
+def case_closed_output_pipe():
+    # gsys's stdout and stderr are a pipe whose reader is gone (`gsys profile ... 2>&1 | head
+    # -1`, a log collector that died): gsys's own lines must not end it by SIGPIPE (it exited
+    # 141 for a target that exited 0 and left the session directory).
+    out = os.path.join(TMP, "piped")
+    r, w = os.pipe()
+    os.close(r)
+    p = subprocess.run([gsys(), "profile", "-o", out, prog(), "nested", "50"], stdout=w,
+                       stderr=w, timeout=60)
+    os.close(w)
+    eq(p.returncode, 0, "gsys's exit status (the target's)")
+    eq(texts(out + ".gsys-rep", "outer"), 50, "'outer' ranges")
+    eq(os.path.exists(out + ".gsys-session"), False, "session directory left behind")
+
+
 def case_daemon():
     simple([prog(), "daemon", "100"], {"daemon": 100})
 

@@ -36,6 +36,11 @@ std::vector<launcher::ReportGroup> PerValueReports(const std::string& dir, std::
   auto groups = launcher::GroupProcessesByName((*meta)["output_pattern"],
                                                Split((*meta)["output_vars"], ','),
                                                report::ReadProcessVars(dir), names);
+  for (const auto& g : groups.groups) {
+    // The pattern is session.meta's too: reports elsewhere than beside the session are not
+    // its to choose (the session then imports as one report, DefaultReportPath's).
+    if (!report::ReportPathBesideSession(dir, g.base + ".gsys-rep")) return {};
+  }
   for (const auto& e : groups.errors) *errors += "gsys: " + e + ": not in any report\n";
   return groups.groups;
 }

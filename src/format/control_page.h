@@ -64,6 +64,10 @@ struct alignas(kControlPageBytes) ControlPage {
   // sessions written before read as "none seen".
   std::atomic<uint32_t> seen_claimed;  // slots claimed (may exceed kControlSeenSlots: not kept)
   ControlSeenName seen[kControlSeenSlots];
+  // Processes that could write neither their stream nor a stop marker into the session
+  // directory (they changed user or root after mapping this page, or ran out of descriptors
+  // for good): their capture stopped and only this count says so. Appended like `seen`.
+  std::atomic<uint32_t> processes_unwritable;
 };
 static_assert(sizeof(ControlPage) == kControlPageBytes);
 static_assert(std::atomic<uint32_t>::is_always_lock_free && std::atomic<int64_t>::is_always_lock_free &&

@@ -10,6 +10,8 @@
 #include <filesystem>
 #include <vector>
 
+#include "common/file_mode.h"
+
 namespace gsys::upload {
 namespace {
 
@@ -71,14 +73,16 @@ Status CopyFileAtomically(const std::string& local_path, const std::string& dir,
   tmp.assign(tmpl.data());
   bool copied = CopyFd(in, out);
   int err = errno;
-  ::close(in);
   if (copied && ::fsync(out) != 0) {
     copied = false;
     err = errno;
   }
-  // mkostemp creates 0600; a report is readable like any new file (umask is not read
-  // because reading it means changing it, which races with other threads).
-  (void)::fchmod(out, 0644);
+  // mkostemp creates 0600. The copy gets the umask's mode, never wider than the file it
+  // copies: a fixed 0644 made every uploaded 0600 report world-readable in DIR.
+  struct stat src {};
+  mode_t mode = ModeUnderUmask(0666) & (::fstat(in, &src) == 0 ? src.st_mode & 0666 : 0600);
+  (void)::fchmod(out, mode);
+  ::close(in);
   if (::close(out) != 0 && copied) {
     copied = false;
     err = errno;

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "common/file_mode.h"
 #include "upload/pinned_file.h"
 #include "upload/upload.h"
 
@@ -80,12 +81,20 @@ TEST_F(FileUploadTest, UnwritableTargetIsIoError) {
   EXPECT_EQ(s.message().rfind("upload: ", 0), 0u);
 }
 
-TEST_F(FileUploadTest, CopyIsReadable) {
-  std::string src = Write("r.txt", "x");
-  ASSERT_TRUE(UploadFile(src, "file://" + root_ + "/out/").ok());
+// The copy has the umask's mode, never wider than the file copied (it was 0644 always: an
+// uploaded 0600 report became world-readable).
+TEST_F(FileUploadTest, CopyModeIsTheUmasksNeverWiderThanTheSource) {
+  std::string open_src = Write("r.txt", "x");
+  ASSERT_EQ(::chmod(open_src.c_str(), 0644), 0);
+  std::string private_src = Write("p.gsys-rep", "x");
+  ASSERT_EQ(::chmod(private_src.c_str(), 0600), 0);
+  ASSERT_TRUE(UploadFile(open_src, "file://" + root_ + "/out/").ok());
+  ASSERT_TRUE(UploadFile(private_src, "file://" + root_ + "/out/").ok());
   struct stat st {};
   ASSERT_EQ(::stat((root_ + "/out/r.txt").c_str(), &st), 0);
-  EXPECT_EQ(st.st_mode & 0777, 0644u);
+  EXPECT_EQ(st.st_mode & 0777, ModeUnderUmask(0666) & 0644u);
+  ASSERT_EQ(::stat((root_ + "/out/p.gsys-rep").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0600u);
 }
 
 // PinnedFile (upload/pinned_file.h), with the same scratch directory.

@@ -794,6 +794,38 @@ def case_closefds():
     simple([prog(), "closefds", "100"], {"a": 100, "b": 100})
 
 
+def case_unwritable():
+    # Children that can write nothing into the session directory (they drop to nobody, chroot
+    # away from it, or set RLIMIT_NOFILE to 0 before their first flush): their ranges are lost,
+    # and the report must say so (they vanished without a word).
+    if os.geteuid() != 0:
+        skip("needs root to drop to nobody and chroot")
+    # A child's writer thread may open its stream before the child's own change: then its
+    # ranges are kept. Each child is either whole in the report or counted.
+    p, r = simple([prog(), "unwritable", "100"], {"kept": 100})
+    kept_children, rest = divmod(texts(r, "lost"), 100)
+    stopped = diag(r, "capture_stopped")
+    eq((rest, kept_children + stopped), (0, 3), "(cut children, children kept + counted)")
+    if stopped and f"{stopped} process(es) that could write nothing" not in p.stderr:
+        fail(f"no warning for the unwritable processes: {p.stderr}")
+    print(f"{kept_children} children kept, {stopped} counted as unwritable")
+
+
+def case_closed_output_pipe():
+    # gsys's stdout and stderr are a pipe whose reader is gone (`gsys profile ... 2>&1 | head
+    # -1`, a log collector that died): gsys's own lines must not end it by SIGPIPE (it exited
+    # 141 for a target that exited 0 and left the session directory).
+    out = os.path.join(TMP, "piped")
+    r, w = os.pipe()
+    os.close(r)
+    p = subprocess.run([gsys(), "profile", "-o", out, prog(), "nested", "50"], stdout=w,
+                       stderr=w, timeout=60)
+    os.close(w)
+    eq(p.returncode, 0, "gsys's exit status (the target's)")
+    eq(texts(out + ".gsys-rep", "outer"), 50, "'outer' ranges")
+    eq(os.path.exists(out + ".gsys-session"), False, "session directory left behind")
+
+
 def case_daemon():
     simple([prog(), "daemon", "100"], {"daemon": 100})
 

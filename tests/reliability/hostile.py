@@ -6,8 +6,15 @@
                          them in GSYS_DIAGNOSTICS (raw_skipped_session_files)
   not_a_session          `gsys import` of a directory holding no session exits non-zero
   meta_fifo              a FIFO named session.meta does not hang import
+  metrics_fifo           FIFOs named gpu_metrics.tsv and gpu_metrics_devices.tsv do not hang
+                         import (it waited for a writer forever): not read, counted, one warning
+                         each
   meta_other_owner       a session.meta written by another user cannot choose the output that
                          `gsys import -f true` replaces (root only: chowns the file to nobody)
+  meta_output_elsewhere  a session directory of the caller's own (copied from a job, a colleague)
+                         whose session.meta output= or output_pattern= names a file outside the
+                         directory that holds the session: `gsys import -f true` leaves that
+                         file and writes the report beside the session (it replaced the file)
 
 usage: hostile.py --build BUILD_DIR CASE"""
 import argparse
@@ -86,6 +93,16 @@ def case_meta_fifo():
     print(f"import with a FIFO session.meta ended (exit {p.returncode})")
 
 
+def case_metrics_fifo():
+    session = real_session("metricsfifo")
+    for name in ("gpu_metrics.tsv", "gpu_metrics_devices.tsv"):
+        os.mkfifo(os.path.join(session, name))
+    p = gsys("import", session, "-o", os.path.join(TMP, "metricsfifo2.gsys-rep"), timeout=30)
+    if p.returncode != 0 or p.stderr.count("is not a regular file") != 2:
+        fail(f"import with FIFO gpu metrics files: {p.returncode} {p.stderr!r}")
+    print("import with FIFO gpu metrics files ended, each said not read")
+
+
 def case_meta_other_owner():
     if os.geteuid() != 0:
         print("SKIP: needs root to give session.meta to another user")
@@ -108,6 +125,34 @@ def case_meta_other_owner():
     if p.returncode != 0 or not os.path.exists(want):
         fail(f"import did not fall back to {want}: {p.returncode} {p.stderr}")
     print("session.meta of another user: its output= ignored, the report went next to the session")
+
+
+def case_meta_output_elsewhere():
+    os.mkdir(os.path.join(TMP, "jobs"))
+    session = real_session(os.path.join("jobs", "copied"))
+    meta = os.path.join(session, "session.meta")
+    with open(meta) as f:
+        lines = [l for l in f if not l.startswith(("output=", "output_"))]
+    victims = os.path.join(TMP, "home")
+    os.mkdir(victims)
+    notes = os.path.join(victims, "notes.txt")
+    for extra in ([f"output={notes}\n"], [f"output={victims}/../home/x.gsys-rep\n"],
+                  [f"output_pattern={victims}/r_%q{{RANK}}\n", "output_vars=RANK\n"]):
+        with open(notes, "w") as f:
+            f.write("precious\n")
+        with open(meta, "w") as f:
+            f.writelines(lines + extra)
+        p = gsys("import", session, "-f", "true")
+        with open(notes, "rb") as f:
+            if f.read() != b"precious\n":
+                fail(f"import -f true replaced the file session.meta named ({extra})")
+        if os.listdir(victims) != ["notes.txt"]:
+            fail(f"import wrote where session.meta said ({extra}): {os.listdir(victims)}")
+        want = os.path.join(TMP, "jobs", "copied.gsys-rep")
+        if p.returncode != 0 or not os.path.exists(want):
+            fail(f"import did not fall back to {want}: {p.returncode} {p.stderr}")
+        os.unlink(want)
+    print("session.meta outputs outside the session's directory: ignored, report beside it")
 
 
 def main():

@@ -16,6 +16,10 @@ writes, and checks that gsys ends, says what it cannot trust, and invents nothin
   data_warnings         kernels that end before they start, a kernel name missing from StringIds,
                         an NVTX range that ends before it starts: stats, analyze, summary, recipe
                         and export each print one warning line per kind; a sound report none
+  untimed_rows          kernels, a CUDA API call and an NVTX range whose start or end is NULL, text
+                        or a real (a schema without NOT NULL): stats, analyze, summary, recipe
+                        and export each print one warning line per table (they were shown as 0
+                        or as text without a word); NVTX marks without an end are no problem
   csv_formulas          kernel names starting with = + - @: stats -f csv and -f tsv, export -t
                         csv and recipe's CSVs prefix them with ' (numbers, also negative ones,
                         unchanged), recipe diff reads them back as the names they are;
@@ -273,6 +277,31 @@ def case_data_warnings():
             fail(f"{verb} on nsys's notes warned {lines}, want {want_notes}")
     print("data warnings: one line per kind in every verb and in the summary page's banner, "
           "nsys's notes on its capture included, none for a sound report")
+
+
+def case_untimed_rows():
+    path = report("untimed", lambda r: sound(r).nvtx(1500, None, "mark", kind=synth_report.MARK), [
+        "PRAGMA writable_schema = ON",
+        "UPDATE sqlite_master SET sql = replace(sql, 'NOT NULL', '') WHERE type = 'table'"])
+    db = sqlite3.connect(path)
+    for sql in ("UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET start = NULL WHERE rowid = 1",
+                "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET end = 'soon' WHERE rowid = 2",
+                "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET start = 1e300 WHERE rowid = 3",
+                "UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET end = NULL WHERE rowid = 1",
+                "UPDATE NVTX_EVENTS SET start = NULL WHERE text = 'outer'"):
+        db.execute(sql)
+    db.commit()
+    db.close()
+    tail = "a start or end that is missing or not an integer (shown as {})"
+    want = ["gsys: warning: report 'untimed.gsys-rep': 3 kernels have " + tail.format("they are"),
+            "gsys: warning: report 'untimed.gsys-rep': 1 CUDA API call has " + tail.format("it is"),
+            "gsys: warning: report 'untimed.gsys-rep': 1 NVTX event has " + tail.format("it is")]
+    for verb, lines in run_every_verb("untimed.gsys-rep", "untimed").items():
+        extra = [line for line in lines if "missing or not an integer" not in line]
+        lines = [line for line in lines if line not in extra]
+        if lines != want:
+            fail(f"{verb} warned {lines}, want {want}")
+    print("rows without integer times: one warning line per table in every verb")
 
 
 NAMES = ['=HYPERLINK("http://x","y")', "+cmd", "-2+3+cmd|' /C calc'!A0", "@SUM(A1)", "-5", "plain"]

@@ -36,14 +36,18 @@
                and report files named so (a glob in a shared directory): stats' column output,
                recipe, summary and export messages and every error print no control character
                and no forged line (names and paths were echoed raw)
-  concurrent_exports  an output another run creates while an export (chrome, csv, sqlite) or a
-               recipe is writing, without --force-overwrite: the run is stopped once its
-               temporary output exists, the output is created, the run resumed: it fails with one
-               line and the other run's output stays (it was replaced and both said they wrote it)
+  concurrent_exports  an output another run creates while an export (chrome, csv, sqlite), a
+               recipe or an import is writing, without --force-overwrite: the run is stopped once
+               its temporary output exists, the output is created, the run resumed: it fails with
+               one line and the other run's output stays (it was replaced and both said they wrote
+               it)
   host_names        (root: a UTS namespace of its own) a host name that is absolute, climbs ('..')
                or holds ESC/CR/LF puts the `-o %h` report in the pattern's directory under one
                plain name (it wrote /abs.gsys-rep and ../../x.gsys-rep); a %q{} value with
                control characters is a one-line usage error before the target starts
+  upload_mode       `gsys upload FILE file:///DIR/` under umask 022 and 077: the copy of a 0600
+               report stays 0600, a 0644 file gets the umask's mode (every copy was 0644: an
+               uploaded report was world-readable)
 
 usage: security.py --build BUILD_DIR CASE"""
 import argparse
@@ -609,6 +613,14 @@ def case_concurrent_exports():
     if not os.path.exists(fixture):
         skip(f"no nsys fixture {fixture}")
     cases = [(["export", "-t", t], t, t == "csv") for t in ("chrome", "csv", "sqlite")]
+    # gsys import of a kept session (it renamed over the other run's report, and a second
+    # import of the same -o deleted the first one's temporary file).
+    p = subprocess.run([gsys(), "profile", "-t", "nvtx", "-o", "s", prog(), "nested", "20000"],
+                       capture_output=True, text=True, timeout=120,
+                       env=dict(os.environ, GSYS_KEEP_SESSION="1"))
+    if p.returncode != 0:
+        fail(f"profile failed: {p.stderr}")
+    cases.append((["import", "s.gsys-session"], "import", False))
     cases.append((["recipe", "nvtx_sum", "--input", fixture, "--output"], "recipe", True))
     for args, tag, is_dir in cases:
         out = os.path.join(TMP, "out_" + tag)
@@ -622,6 +634,8 @@ def case_concurrent_exports():
                 with open(out, "w") as f:
                     f.write("the other run\n")
         full = args + [out] if tag == "recipe" else args + ["-o", out, fixture]
+        if tag == "import":
+            full = args + ["-o", out]
         p = stop_inside_commit_window(full, out, other)
         if p is None:
             skip(f"{tag}: every run ended before its temporary output was seen")
@@ -630,6 +644,7 @@ def case_concurrent_exports():
             if f.read() != "the other run\n":
                 fail(f"{tag}: the other run's output was replaced (exit {p.returncode}: {p.err!r})")
         lines = [l for l in p.err.splitlines() if l.strip()]
+        lines = [l for l in lines if not l.startswith("gsys: warning:")]
         if p.returncode == 0 or len(lines) != 1 or "appeared" not in p.err:
             fail(f"{tag}: expected a one-line failure, got {p.returncode}: {p.err!r}")
         left = [n for n in os.listdir(TMP) if n.startswith("out_" + tag + ".")]
@@ -753,6 +768,33 @@ def case_upload_messages():
             print(f"{dest}: {err.strip()[:300]}")
     finally:
         server.shutdown()
+
+
+def case_upload_mode():
+    p = subprocess.run([gsys(), "profile", "-o", "r", prog(), "nested", "5"], capture_output=True,
+                       text=True, timeout=60)
+    if p.returncode != 0:
+        fail(f"profile failed: {p.stderr}")
+    with open("notes.txt", "w") as f:
+        f.write("x")
+    os.chmod("notes.txt", 0o644)
+    for mask in (0o022, 0o077):
+        dest = os.path.join(TMP, f"up{mask:03o}")
+        old = os.umask(mask)
+        try:
+            q = subprocess.run([gsys(), "upload", "r.gsys-rep", "notes.txt",
+                                "file://" + dest + "/"], capture_output=True, text=True,
+                               timeout=60)
+        finally:
+            os.umask(old)
+        if q.returncode != 0:
+            fail(f"upload under umask {mask:03o}: {q.returncode} {q.stderr}")
+        for name, want in (("r.gsys-rep", 0o600), ("notes.txt", 0o644 & ~mask)):
+            mode = stat.S_IMODE(os.stat(os.path.join(dest, name)).st_mode)
+            if mode != want:
+                fail(f"umask {mask:03o}: the uploaded {name} has mode {oct(mode)}, "
+                     f"expected {oct(want)}")
+    print("uploaded copies: a 0600 report stays 0600, other files get the umask's mode")
 
 
 def main():

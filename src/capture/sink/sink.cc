@@ -96,6 +96,7 @@ struct SinkState {
   uint64_t last_unbuffered = 0;
   uint64_t write_errors = 0;
   uint64_t unwritten_records = 0;  // records of chunks that could not be written
+  bool unwritable_counted = false;  // this process is in the control page's unwritable count
   // The disk reserve (disk_reserve.h). Once reached, chunks are counted instead of written;
   // only a "tail" of counters (at the stop and at exit) still goes out, so the stream ends
   // cleanly and the report counts what was not written.
@@ -192,7 +193,15 @@ void LeaveStopMarker(const char* reason, const char* text = nullptr) {
                                 static_cast<uint64_t>(g.stream_id), format::kStopMarkerInfix,
                                 reason);
   long fd = RawOpen(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
-  if (fd < 0) return;
+  if (fd < 0) {
+    // Not even a marker fits (a uid or root change, no descriptor left): the session's
+    // control page, mapped before, still counts the process (docs/reliability.md P3).
+    if (!g.unwritable_counted) {
+      g.unwritable_counted = true;
+      g_control.processes_unwritable.fetch_add(1, std::memory_order_relaxed);
+    }
+    return;
+  }
   if (text != nullptr) syscall(SYS_write, fd, text, std::strlen(text));
   syscall(SYS_close, fd);
 }
@@ -229,7 +238,9 @@ long OpenVerified() {
       int err = errno;
       // Out of descriptors (a program that fills its table): try again at the next drain.
       if (err == EMFILE || err == ENFILE || err == EINTR) return -1;
-      if (err != ENOENT) LeaveStopMarker("cannot-create-stream");
+      // ENOENT too: the directory may be there for the launcher but not here (a chroot or a
+      // mount namespace of the program's); then only the control page can count it.
+      LeaveStopMarker("cannot-create-stream");
       SinkDisable(err == ENOENT ? "session directory is gone" : "cannot create the stream file");
       return -1;
     }
@@ -265,6 +276,16 @@ void DiscardChunk() {
   g.chunk_records = 0;
 }
 
+// A chunk no stream could be opened for. At the final flush nothing comes later: a process
+// whose stream never opened (no descriptor left for good, RLIMIT_NOFILE 0) leaves a marker,
+// or is counted in the control page where not even that opens.
+void DiscardUnwritable(uint32_t flags) {
+  if ((flags & format::kChunkFinal) != 0 && g.seq == 0) {
+    LeaveStopMarker("cannot-create-stream");
+  }
+  DiscardChunk();
+}
+
 void StopForReserve(uint32_t flags);
 void DiscardForReserve() {
   g.reserve_records += g.chunk_records;
@@ -290,9 +311,9 @@ void WriteChunk(uint32_t flags) {
     // (identity.seccomp_kill saw it at fd 3 in a grandchild; docs/reliability.md difference 5).
     if (g.disabled.load()) return DiscardChunk();
     fd = static_cast<int>(OpenVerified());
-    if (fd < 0) return DiscardChunk();
+    if (fd < 0) return DiscardUnwritable(flags);
   } else {
-    if (g.fd < 0 && !g.disabled.load() && !OpenStream()) return DiscardChunk();
+    if (g.fd < 0 && !g.disabled.load() && !OpenStream()) return DiscardUnwritable(flags);
     if (g.fd >= 0 && !StreamFdIsOurs()) {
       g.fd = -1;  // not ours any more: leave that descriptor alone
       if (!OpenStream()) return DiscardChunk();
@@ -1007,6 +1028,7 @@ void SinkForkChild(int64_t stream_id) {
   // The parent's unwritten chunks and reserve state are its stream's; the child decides anew
   // (its recording stays off when the parent's had stopped).
   g.unwritten_records = 0;
+  g.unwritable_counted = false;
   g.reserve_stopped = false;
   g.reserve_records = 0;
   g.reserve_bytes = 0;

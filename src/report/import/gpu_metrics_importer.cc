@@ -1,6 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "report/import/gpu_metrics_importer.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 
 #include "format/gpu_metrics_file.h"
@@ -15,7 +21,25 @@ namespace {
 bool OpenSideFile(const std::string& dir, const char* name, const char* kind, std::ifstream* in,
                   format::GpuMetricsFileVersion* version, std::string* first,
                   GpuMetricsImport* out) {
-  in->open(dir + "/" + name);
+  // O_NONBLOCK and O_NOFOLLOW, then a regular file only: a FIFO at this name in a hostile
+  // session directory hung the import, a link to /dev/zero would read one endless line.
+  std::string path = dir + "/" + name;
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+  struct stat st {};
+  if (fd < 0 || ::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    int err = errno;
+    if (fd >= 0) ::close(fd);
+    if (fd < 0 && err == ENOENT) return false;
+    ++out->unreadable_files;
+    out->warnings.push_back("gpu metrics: " + std::string(name) + " is not a regular file (" +
+                            (fd < 0 ? std::string(std::strerror(err)) : "a FIFO, device or "
+                             "directory") + "); not read");
+    return false;
+  }
+  // The file checked, through its descriptor (/proc); by name only where /proc is missing.
+  in->open("/proc/self/fd/" + std::to_string(fd));
+  if (!*in) in->open(path);
+  ::close(fd);
   if (!*in || !std::getline(*in, *first)) return false;
   *version = format::ReadGpuMetricsVersion(*first, kind);
   if (!version->readable()) {

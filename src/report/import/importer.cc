@@ -15,6 +15,7 @@
 #include <memory>
 #include <optional>
 
+#include "common/rename_no_replace.h"
 #include "common/saturating.h"
 #include "common/strings.h"
 #include "format/chunk.h"
@@ -87,21 +88,26 @@ Result<std::vector<StreamEntry>> FindStreams(const std::string& dir,
   return streams;
 }
 
-// Records threads emitted after their process's final flush, from the session's control page
-// (format/control_page.h); 0 without a usable page.
-uint64_t RecordsAfterFinalFlush(const std::string& dir) {
+// The counts the session's control page keeps (format/control_page.h); 0 without a usable page.
+struct ControlCounts {
+  uint64_t records_after_final_flush = 0;
+  uint64_t processes_unwritable = 0;
+};
+
+ControlCounts ReadControlCounts(const std::string& dir) {
   std::string path = dir + "/" + format::kControlFileName;
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
-  if (fd < 0) return 0;
+  if (fd < 0) return {};
   struct stat st {};
   format::ControlPage page;
   bool ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
             ::pread(fd, &page, sizeof(page), 0) == static_cast<ssize_t>(sizeof(page));
   ::close(fd);
   if (!ok || page.magic != format::kControlMagic || page.version != format::kControlVersion) {
-    return 0;
+    return {};
   }
-  return page.records_after_final_flush.load(std::memory_order_relaxed);
+  return {page.records_after_final_flush.load(std::memory_order_relaxed),
+          page.processes_unwritable.load(std::memory_order_relaxed)};
 }
 
 // One pass over every record: the earliest process start (the origin when session.meta is
@@ -231,14 +237,30 @@ void AddStreamStats(const format::StreamStats& s, ImportCounters* c) {
 
 }  // namespace
 
+bool ReportPathBesideSession(const std::string& session_dir, const std::string& report_path) {
+  std::error_code ec;
+  fs::path dir = fs::weakly_canonical(fs::absolute(session_dir, ec), ec);
+  if (ec || dir.empty()) return false;
+  if (!dir.has_filename()) dir = dir.parent_path();  // a trailing '/'
+  fs::path parent = dir.parent_path();
+  fs::path report = fs::weakly_canonical(fs::absolute(report_path, ec), ec);
+  if (ec || report.empty() || !EndsWith(report.string(), ".gsys-rep")) return false;
+  fs::path rel = report.lexically_relative(parent);
+  return !rel.empty() && *rel.begin() != ".." && rel.is_relative();
+}
+
 std::string DefaultReportPath(const std::string& session_dir) {
-  // session.meta's output is only trusted when the caller wrote it: another user's session
-  // directory must not choose which file `gsys import -f true` replaces.
+  // session.meta's output is only trusted when the caller wrote it (another user's session
+  // directory must not choose which file `gsys import -f true` replaces), and only beside the
+  // session (a copied session directory must not either).
   uid_t owner = 0;
   auto meta = format::ReadSessionMeta(session_dir, &owner);
   if (meta.ok() && owner == geteuid()) {
     auto it = meta->find("output");
-    if (it != meta->end() && !it->second.empty()) return it->second;
+    if (it != meta->end() && !it->second.empty() &&
+        ReportPathBesideSession(session_dir, it->second)) {
+      return it->second;
+    }
   }
   std::string dir = session_dir;
   while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
@@ -271,11 +293,20 @@ Result<ImportSummary> ImportSession(const ImportOptions& options) {
   std::vector<std::unique_ptr<format::StreamFile>> files;
   ImportSummary sum;
   sum.counters[ImportCounter::kSkippedSessionFiles] += skipped_files;
-  sum.counters[ImportCounter::kRecordsAfterFinalFlush] +=
-      RecordsAfterFinalFlush(options.session_dir);
+  ControlCounts control = ReadControlCounts(options.session_dir);
+  sum.counters[ImportCounter::kRecordsAfterFinalFlush] += control.records_after_final_flush;
   std::vector<std::string> stopped =
       ReadStopReasons(options.session_dir, options.pids ? &*options.pids : nullptr);
-  sum.counters[ImportCounter::kCaptureWriteErrors] += stopped.size();
+  sum.counters[ImportCounter::kCaptureWriteErrors] +=
+      stopped.size() + control.processes_unwritable;
+  if (control.processes_unwritable != 0) {
+    // No pid: these processes could write nothing into the session directory.
+    stopped.push_back("capture stopped early in " +
+                      std::to_string(control.processes_unwritable) +
+                      " process(es) that could write nothing into the session directory (a "
+                      "user, root or mount change, or no file descriptor left): their events are "
+                      "lost");
+  }
   sum.capture_stops = stopped;
   sum.capture_log = ReadCaptureLog(options.session_dir);
   for (const auto& e : entries) {
@@ -297,7 +328,9 @@ Result<ImportSummary> ImportSession(const ImportOptions& options) {
     origin_real = scan_real;
   }
 
-  std::string tmp = options.output_path + ".tmp-import";
+  // Per run: a fixed name let a concurrent import of the same -o delete this run's file (and
+  // rename its own half-written one into place). A leftover of a killed run of this pid goes.
+  std::string tmp = options.output_path + ".tmp-import-" + std::to_string(::getpid());
   fs::remove(tmp, ec);
   RemoveOnError cleanup{tmp};  // report/import/remove_on_error.h
   GSYS_ASSIGN_OR_RETURN(std::unique_ptr<ReportWriter> writer, ReportWriter::Create(tmp));
@@ -400,8 +433,18 @@ Result<ImportSummary> ImportSession(const ImportOptions& options) {
   GSYS_RETURN_IF_ERROR(writer->Commit());
   writer.reset();
   progress.Update(sum.raw_bytes);
-  if (options.force_overwrite) fs::remove(options.output_path, ec);
-  fs::rename(tmp, options.output_path, ec);
+  if (options.force_overwrite) {
+    fs::remove(options.output_path, ec);
+    fs::rename(tmp, options.output_path, ec);
+  } else if (RenameNoReplace(tmp.c_str(), options.output_path.c_str()) != 0) {
+    // The up-front check passed: a report another run made meanwhile stays.
+    ec.assign(errno, std::generic_category());
+    if (errno == EEXIST) {
+      return Error(StatusCode::kIoError, "import: '" + options.output_path +
+                                             "' appeared while importing (another run wrote it); "
+                                             "not replaced (use -f/--force-overwrite true)");
+    }
+  }
   if (!ec) cleanup.armed = false;
   if (ec) {
     return Error(StatusCode::kIoError, "import: cannot create '" + options.output_path +

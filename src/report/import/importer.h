@@ -64,4 +64,11 @@ Result<ImportSummary> ImportSession(const ImportOptions& options);
 // the session directory name with ".gsys-rep".
 std::string DefaultReportPath(const std::string& session_dir);
 
+// Whether `report_path` (as the import would open it, relative to the current directory) lies
+// in the directory that holds `session_dir`, or below it, after resolving links and "..":
+// where `gsys profile` puts the reports of its sessions. session.meta is data, not the
+// caller's word (a session directory copied from a job or a colleague): an `output` elsewhere
+// must not choose which file `gsys import -f true` replaces.
+bool ReportPathBesideSession(const std::string& session_dir, const std::string& report_path);
+
 }  // namespace gsys::report

@@ -345,6 +345,30 @@ TEST(DefaultReportPathTest, StripsSessionSuffix) {
             "/tmp/nonexistent/report1.gsys-rep");
 }
 
+// session.meta is data: its `output` counts only beside the session (a copied session
+// directory chose any file for `gsys import -f true` to replace, '/home/u/notes' included).
+TEST(DefaultReportPathTest, MetaOutputCountsOnlyBesideTheSession) {
+  char tmpl[] = "/tmp/gsys-default-report-XXXXXX";
+  ASSERT_NE(::mkdtemp(tmpl), nullptr);
+  std::string root = tmpl;
+  std::string session = root + "/jobs/r.gsys-session";
+  std::filesystem::create_directories(session);
+  auto with_output = [&](const std::string& output) {
+    EXPECT_TRUE(format::WriteSessionMeta(session, {{"output", output}}).ok());
+    return DefaultReportPath(session);
+  };
+  EXPECT_EQ(with_output(root + "/jobs/r_7.gsys-rep"), root + "/jobs/r_7.gsys-rep");
+  EXPECT_EQ(with_output(root + "/jobs/rank/0/r.gsys-rep"), root + "/jobs/rank/0/r.gsys-rep");
+  for (const std::string& hostile : {root + "/notes", root + "/x.gsys-rep",
+                                     root + "/jobs/../x.gsys-rep", std::string("/x.gsys-rep"),
+                                     std::string("../../x.gsys-rep")}) {
+    EXPECT_EQ(with_output(hostile), root + "/jobs/r.gsys-rep") << hostile;
+  }
+  std::filesystem::create_directory_symlink(root, root + "/jobs/up");
+  EXPECT_EQ(with_output(root + "/jobs/up/x.gsys-rep"), root + "/jobs/r.gsys-rep");
+  std::filesystem::remove_all(root);
+}
+
 }  // namespace
 }  // namespace gsys::report
 

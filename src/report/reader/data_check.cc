@@ -78,8 +78,14 @@ std::string CountsSql(const EventTable& t, const std::optional<DenseIds>& dense)
                   "WHERE s.id = " + col + "))";
     }
   }
-  return "SELECT coalesce(sum(t.end < t.start), 0), coalesce(sum(" + dangling + "), 0) FROM " +
-         std::string(t.table) + " AS t";
+  // A time that is missing or not an integer (NULL, text, a real) sorts and sums as 0 or as
+  // itself: the row is shown with a made-up duration. NVTX marks have no end.
+  bool nvtx = std::string(t.table) == "NVTX_EVENTS";
+  std::string untimed = std::string("typeof(t.start) <> 'integer' OR ") +
+                        (nvtx ? "(t.end IS NOT NULL AND typeof(t.end) <> 'integer')"
+                              : "typeof(t.end) <> 'integer'");
+  return "SELECT coalesce(sum(t.end < t.start), 0), coalesce(sum(" + dangling + "), 0), " +
+         "coalesce(sum(" + untimed + "), 0) FROM " + std::string(t.table) + " AS t";
 }
 
 // CUDA API calls repeating an earlier call's correlation id in the same process. One scan in
@@ -133,6 +139,13 @@ Result<std::vector<DataProblem>> CheckReportData(ReportReader& reader) {
           {n, Counted(n, std::string(t.one) + " names", std::string(t.many) + " name") +
                   " a string id that StringIds lacks (shown with an empty or "
                   "[unknown string ID] name)"});
+    }
+    if (int64_t n = stmt.ColumnInt(2); n > 0) {
+      problems.push_back(
+          {n, Counted(n, std::string(t.one) + " has a start or end that is missing or not an "
+                         "integer (shown as it is)",
+                      std::string(t.many) + " have a start or end that is missing or not an "
+                         "integer (shown as they are)")});
     }
   }
   // A correlation id names one call per process; GPU work joins to the first of repeats

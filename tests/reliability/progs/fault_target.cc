@@ -30,6 +30,8 @@
 //   reexec K N             emits N "gen" ranges, then execs itself "reexec K-1 N" (K images)
 //   nested N               N push/pop "outer" with "inner" inside
 //   closefds N             N "a" ranges, close_range(3, ~0), N "b" ranges
+//   unwritable N           N "kept" ranges; 3 children (setuid nobody, chroot, RLIMIT_NOFILE 0)
+//                          emit N "lost" ranges each
 //   forkchain D N          a chain of D processes, each forks the next and emits N "link"
 //   procs P N              P processes at once (fork), each N push/pop "proc" ranges
 //   stress T N             T threads x N push/pop "s" ranges, as fast as possible; prints the
@@ -43,6 +45,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -266,6 +269,28 @@ int CloseFds(int n) {
   return 0;
 }
 
+// Processes that can write nothing into the session directory: a child that drops to
+// nobody (the directory is root's, 0700), a child that chroots away from it, and a child that
+// sets RLIMIT_NOFILE to 0 before its first flush. "kept" ranges are the parent's.
+int Unwritable(int n) {
+  PushPop("kept", n);
+  for (int kind = 0; kind < 3; ++kind) {
+    pid_t pid = fork();
+    if (pid == 0) {
+      if (kind == 0 && (setgid(65534) != 0 || setuid(65534) != 0)) _exit(3);
+      if (kind == 1 && (chroot("/proc") != 0 || chdir("/") != 0)) _exit(4);
+      rlimit none{0, 0};
+      if (kind == 2 && setrlimit(RLIMIT_NOFILE, &none) != 0) _exit(5);
+      PushPop("lost", n);
+      _exit(0);
+    }
+    int st = 0;
+    waitpid(pid, &st, 0);
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) return 1;
+  }
+  return 0;
+}
+
 int ForkChain(int depth, int n) {
   for (int d = 0; d < depth; ++d) {
     PushPop("link", n);
@@ -411,6 +436,7 @@ int main(int argc, char** argv) {
   if (mode == "nested") return Nested(arg(2, 10));
   if (mode == "stderr_ticks") return StderrTicks(arg(2, 30));
   if (mode == "closefds") return CloseFds(arg(2, 10));
+  if (mode == "unwritable") return Unwritable(arg(2, 10));
   if (mode == "forkchain") return ForkChain(arg(2, 8), arg(3, 10));
   if (mode == "procs") return Procs(arg(2, 16), arg(3, 100));
   if (mode == "stress") return Stress(arg(2, 8), arg(3, 1000));

@@ -33,6 +33,8 @@ std::string CommandText(const std::vector<std::string>& argv) {
     size_t eq = w.find('=');
     if (eq != std::string::npos && eq > 0 && IsSecretVariable(w.substr(0, eq))) {
       w = w.substr(0, eq + 1) + std::string(kRedactedValue);
+    } else {
+      w = RedactSecretsInValue(w);  // a URL's password, a secret key=value part
     }
     out += (out.empty() ? "" : " ") + Quoted(w);
   }

@@ -17,6 +17,8 @@ TEST(CommandTextTest, PlainWordsStayAndOthersAreQuotedForAShell) {
 TEST(CommandTextTest, SecretAssignmentsLoseTheirValue) {
   EXPECT_EQ(CommandText({"gsys", "profile", "-e", "HF_TOKEN=hf_abc", "-e", "MODE=fast", "--", "x"}),
             "gsys profile -e 'HF_TOKEN=<redacted by gsys>' -e MODE=fast -- x");
+  EXPECT_EQ(CommandText({"gsys", "profile", "-e", "DATABASE_URL=postgres://u:pw@h/db", "--", "x"}),
+            "gsys profile -e 'DATABASE_URL=postgres://u:<redacted by gsys>@h/db' -- x");
 }
 
 TEST(CommandTextTest, MadeByNamesTheReportWhenThereIsOne) {

@@ -72,6 +72,16 @@ SECRETS = {
     "AWS_SESSION_TOKEN": "FwoGZXIvYXdzEXAMPLEsessiontoken22",
     "GITHUB_TOKEN": "ghp_EXAMPLEexampleEXAMPLE333",
     "HF_TOKEN": "hf_EXAMPLEhuggingface444",
+    "MYSQL_PWD": "pw_EXAMPLE_mysql_777",
+}
+# Secrets inside values of ordinary names: the URL's password and a connection string's key go,
+# the rest of the value stays.
+EMBEDDED = {
+    "DATABASE_URL": ("postgres://app:pw_EXAMPLE_url_666@db.internal/prod", "pw_EXAMPLE_url_666",
+                     "postgres://app:<redacted by gsys>@db.internal/prod"),
+    "AZURE_STORAGE_CONNECTION_STRING": ("AccountName=acct;AccountKey=key_EXAMPLE_888==;x=1",
+                                        "key_EXAMPLE_888",
+                                        "AccountName=acct;AccountKey=<redacted by gsys>;x=1"),
 }
 
 
@@ -95,14 +105,15 @@ def files_under(path):
 
 
 def case_secrets():
-    env = dict(os.environ, GSYS_KEEP_SESSION="1", GSYS_LOG="1", **SECRETS)
+    env = dict(os.environ, GSYS_KEEP_SESSION="1", GSYS_LOG="1", **SECRETS,
+               **{k: v[0] for k, v in EMBEDDED.items()})
     extra = "DB_PASSWORD=pw_EXAMPLE_database_555"
     p = subprocess.run([gsys(), "profile", "-o", "r", "-e", extra, "--export=chrome",
                         prog(), "nested", "5"], capture_output=True, text=True, env=env,
                        timeout=60)
     if p.returncode != 0:
         fail(f"profile failed: {p.stderr}")
-    values = list(SECRETS.values()) + [extra.split("=", 1)[1]]
+    values = list(SECRETS.values()) + [extra.split("=", 1)[1]] + [v[1] for v in EMBEDDED.values()]
     places = {"gsys stdout": p.stdout.encode(), "gsys stderr": p.stderr.encode()}
     for f in files_under(TMP):
         with open(f, "rb") as fh:
@@ -132,6 +143,9 @@ def case_secrets():
             fail(f"META_DATA_CAPTURE lacks the redacted {name}")
         if not system_env or f"{name}=<redacted by gsys>" not in system_env[0]:
             fail(f"TARGET_INFO_SYSTEM_ENV lacks the redacted {name}")
+    for name, (_, _, kept) in EMBEDDED.items():
+        if f'{name}="{kept}"' not in captured:
+            fail(f"META_DATA_CAPTURE lacks {name} with only its secret part redacted")
     if f'GSYS_KEEP_SESSION="1"' not in captured or schema != ("3.20.3",):
         fail(f"environment or export schema version missing: {schema}")
     print(f"checked {len(places)} outputs for {len(values)} secret values")

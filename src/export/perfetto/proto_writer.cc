@@ -77,10 +77,19 @@ void ProtoBuffer::EndNested(size_t token) {
 
 uint64_t PerfettoTraceWriter::Intern(Interned& table, std::string_view text, uint32_t field,
                                      std::string& pending) {
+  auto address = reinterpret_cast<uintptr_t>(text.data());
+  Interned::Recent& recent = table.recent[(address ^ (address >> 6) ^ text.size()) % 64];
+  if (recent.data == text.data() && recent.text != nullptr && *recent.text == text) {
+    return recent.iid;
+  }
   auto it = table.ids.find(text);
-  if (it != table.ids.end()) return it->second;
+  if (it != table.ids.end()) {
+    recent = Interned::Recent{text.data(), &it->first, it->second};
+    return it->second;
+  }
   uint64_t iid = table.next++;
-  table.ids.emplace(std::string(text), iid);
+  it = table.ids.emplace(std::string(text), iid).first;
+  recent = Interned::Recent{text.data(), &it->first, iid};
   ProtoBuffer p(pending);
   size_t entry = p.BeginNested(field);
   p.Varint(1, iid);

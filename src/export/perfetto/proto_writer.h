@@ -4,6 +4,7 @@
 // protos/perfetto/trace/*.proto field numbers. No libprotobuf dependency.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -104,6 +105,15 @@ class PerfettoTraceWriter {
   struct Interned {
     std::unordered_map<std::string, uint64_t, StringHash, std::equal_to<>> ids;
     uint64_t next = 1;
+    // Recent lookups by the text's address: names and argument keys come back in the same
+    // storage (the source's string cache, literals), so most lookups compare the text with its
+    // entry instead of hashing it.
+    struct Recent {
+      const char* data = nullptr;
+      const std::string* text = nullptr;  // the key in `ids`
+      uint64_t iid = 0;
+    };
+    std::array<Recent, 64> recent{};
   };
   // The iid of `text` in `table`; appends an entry to `pending` (InternedData field `field`)
   // when new.

@@ -6,9 +6,12 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <condition_variable>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <mutex>
+#include <thread>
 #include <utility>
 
 #include "common/file_mode.h"
@@ -33,7 +36,77 @@ Status IoError(const std::string& path, int err) {
                "export: cannot write '" + path + "': " + std::string(std::strerror(err)));
 }
 
+// Writes all of `data` to `fd`: 0, or the errno of the failure.
+int WriteAll(int fd, std::string_view data) {
+  while (!data.empty()) {
+    ssize_t n = ::write(fd, data.data(), data.size());
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return errno;
+    }
+    data.remove_prefix(static_cast<size_t>(n));
+  }
+  return 0;
+}
+
 }  // namespace
+
+// One background thread writing one buffer at a time: the copy into the page cache is a large
+// share of a big export (bench/RESULTS.md, "Export"), and overlaps the encoding of the next.
+struct OutputFile::Writer {
+  Writer(int file, size_t capacity) : fd(file) {
+    pending.reserve(capacity);
+    thread = std::thread([this] { Run(); });
+  }
+  ~Writer() {
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      stop = true;
+    }
+    wake.notify_all();
+    thread.join();
+  }
+  // Waits for the previous buffer, then takes `buffer`'s contents and gives it the previous
+  // (emptied) storage. Returns the errno of an earlier failed write, or 0.
+  int Submit(std::string& buffer) {
+    std::unique_lock<std::mutex> lock(mu);
+    idle.wait(lock, [&] { return !busy; });
+    if (error != 0) return error;
+    pending.clear();
+    pending.swap(buffer);
+    busy = true;
+    wake.notify_one();
+    return 0;
+  }
+  // Waits until every submitted buffer is written; the first write's errno, or 0.
+  int Wait() {
+    std::unique_lock<std::mutex> lock(mu);
+    idle.wait(lock, [&] { return !busy; });
+    return error;
+  }
+  void Run() {
+    std::unique_lock<std::mutex> lock(mu);
+    while (true) {
+      wake.wait(lock, [&] { return busy || stop; });
+      if (!busy) return;
+      lock.unlock();
+      int err = WriteAll(fd, pending);  // `pending` is ours while busy
+      lock.lock();
+      if (err != 0) error = err;
+      busy = false;
+      idle.notify_all();
+    }
+  }
+
+  int fd;
+  std::mutex mu;
+  std::condition_variable wake, idle;
+  std::string pending;
+  bool busy = false;
+  bool stop = false;
+  int error = 0;
+  std::thread thread;
+};
 
 Status CheckOutput(const std::string& path, bool overwrite, bool directory) {
   struct stat st {};
@@ -69,6 +142,9 @@ Result<OutputFile> OutputFile::Create(const std::string& path, bool replace, boo
   return file;
 }
 
+OutputFile::OutputFile(int fd, std::string tmp, std::string path, bool replace, bool direct)
+    : fd_(fd), tmp_(std::move(tmp)), path_(std::move(path)), replace_(replace), direct_(direct) {}
+
 OutputFile::OutputFile(OutputFile&& other) noexcept
     : fd_(std::exchange(other.fd_, -1)),
       tmp_(std::move(other.tmp_)),
@@ -76,7 +152,8 @@ OutputFile::OutputFile(OutputFile&& other) noexcept
       replace_(other.replace_),
       direct_(other.direct_),
       buffer_(std::move(other.buffer_)),
-      bytes_(other.bytes_) {}
+      bytes_(other.bytes_),
+      writer_(std::move(other.writer_)) {}
 
 OutputFile& OutputFile::operator=(OutputFile&& other) noexcept {
   if (this != &other) {
@@ -87,6 +164,7 @@ OutputFile& OutputFile::operator=(OutputFile&& other) noexcept {
 }
 
 OutputFile::~OutputFile() {
+  writer_.reset();  // joins the writer before its fd closes
   if (fd_ >= 0) {
     ::close(fd_);
     ::unlink(tmp_.c_str());
@@ -94,22 +172,26 @@ OutputFile::~OutputFile() {
 }
 
 Status OutputFile::Flush() {
-  std::string_view data = buffer_;
-  while (!data.empty()) {
-    ssize_t n = ::write(fd_, data.data(), data.size());
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return IoError(path_, errno);
-    }
-    data.remove_prefix(static_cast<size_t>(n));
-  }
+  if (buffer_.empty()) return OkStatus();
   bytes_ += static_cast<int64_t>(buffer_.size());
-  buffer_.clear();
-  return OkStatus();
+  if (!writer_) writer_ = std::make_unique<Writer>(fd_, buffer_.capacity());
+  int err = writer_->Submit(buffer_);
+  return err == 0 ? OkStatus() : IoError(path_, err);
 }
 
 Status OutputFile::Commit() {
-  GSYS_RETURN_IF_ERROR(Flush());
+  if (writer_) {
+    GSYS_RETURN_IF_ERROR(Flush());
+    int err = writer_->Wait();
+    if (err != 0) return IoError(path_, err);
+    writer_.reset();
+  } else {
+    // A small file: written here, no thread.
+    int err = WriteAll(fd_, buffer_);
+    if (err != 0) return IoError(path_, err);
+    bytes_ += static_cast<int64_t>(buffer_.size());
+    buffer_.clear();
+  }
   ::fchmod(fd_, ModeUnderUmask(0666));  // as open(2) would have made it
   int fd = std::exchange(fd_, -1);
   if (::close(fd) != 0) {

@@ -78,7 +78,7 @@ void ProtoBuffer::EndNested(size_t token) {
 uint64_t PerfettoTraceWriter::Intern(Interned& table, std::string_view text, uint32_t field,
                                      std::string& pending) {
   auto address = reinterpret_cast<uintptr_t>(text.data());
-  Interned::Recent& recent = table.recent[(address ^ (address >> 6) ^ text.size()) % 64];
+  Interned::Recent& recent = table.recent[((address >> 4) ^ (address >> 14)) % kRecent];
   if (recent.data == text.data() && recent.text != nullptr && *recent.text == text) {
     return recent.iid;
   }

@@ -98,6 +98,7 @@ class PerfettoTraceWriter {
 
  private:
   static constexpr size_t kMaxInterned = 1 << 17;
+  static constexpr size_t kRecent = 1024;  // above a report's usual count of distinct names
   struct StringHash {
     using is_transparent = void;
     size_t operator()(std::string_view text) const { return std::hash<std::string_view>{}(text); }
@@ -113,7 +114,7 @@ class PerfettoTraceWriter {
       const std::string* text = nullptr;  // the key in `ids`
       uint64_t iid = 0;
     };
-    std::array<Recent, 64> recent{};
+    std::array<Recent, kRecent> recent{};
   };
   // The iid of `text` in `table`; appends an entry to `pending` (InternedData field `field`)
   // when new.

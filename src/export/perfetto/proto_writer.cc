@@ -77,8 +77,9 @@ void ProtoBuffer::EndNested(size_t token) {
 
 uint64_t PerfettoTraceWriter::Intern(Interned& table, std::string_view text, uint32_t field,
                                      std::string& pending) {
-  auto address = reinterpret_cast<uintptr_t>(text.data());
-  Interned::Recent& recent = table.recent[((address >> 4) ^ (address >> 14)) % kRecent];
+  // Fibonacci hashing of the address: literals a few bytes apart land in different slots.
+  uint64_t address = reinterpret_cast<uintptr_t>(text.data());
+  Interned::Recent& recent = table.recent[(address * 0x9E3779B97F4A7C15u) >> 54];
   if (recent.data == text.data() && recent.text != nullptr && *recent.text == text) {
     return recent.iid;
   }

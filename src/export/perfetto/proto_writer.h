@@ -98,7 +98,7 @@ class PerfettoTraceWriter {
 
  private:
   static constexpr size_t kMaxInterned = 1 << 17;
-  static constexpr size_t kRecent = 1024;  // above a report's usual count of distinct names
+  static constexpr size_t kRecent = 1024;  // 2^10 (Intern's slot), above most reports' names
   struct StringHash {
     using is_transparent = void;
     size_t operator()(std::string_view text) const { return std::hash<std::string_view>{}(text); }

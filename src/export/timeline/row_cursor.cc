@@ -2,7 +2,8 @@
 #include "export/timeline/row_cursor.h"
 
 #include <algorithm>
-#include <deque>
+#include <iterator>
+#include <vector>
 
 namespace gsys::export_ {
 namespace {
@@ -14,29 +15,36 @@ Result<int64_t> ReorderWindow(report::Statement& stmt) {
     int64_t index;
     RowKey key;
   };
-  // Rows that raised the running maximum, within the last kMaxWindow rows (keys nondecreasing).
-  std::deque<Record> records;
-  bool pruned = false;
-  RowKey pruned_max;
+  // Rows that raised the running maximum (keys nondecreasing); those before `head` are older
+  // than kMaxWindow rows.
+  std::vector<Record> records;
+  size_t head = 0;
   int64_t window = 0;
+  sqlite3_stmt* raw = stmt.raw();
   for (int64_t i = 0;; ++i) {
     GSYS_ASSIGN_OR_RETURN(bool row, stmt.Step());
     if (!row) return window;
-    if (stmt.ColumnType(0) != SQLITE_INTEGER || stmt.ColumnType(1) != SQLITE_INTEGER) return -1;
-    RowKey key{stmt.ColumnInt(0), stmt.ColumnInt(1)};
-    while (!records.empty() && records.front().index < i - RowCursor::kMaxWindow) {
-      pruned = true;
-      pruned_max = records.front().key;
-      records.pop_front();
+    sqlite3_value* start = sqlite3_column_value(raw, 0);
+    sqlite3_value* end = sqlite3_column_value(raw, 1);
+    if (sqlite3_value_type(start) != SQLITE_INTEGER || sqlite3_value_type(end) != SQLITE_INTEGER) {
+      return -1;
     }
-    if (pruned && key < pruned_max) return -1;  // the window would exceed kMaxWindow
-    if (records.empty() || !(key < records.back().key)) {
+    RowKey key{sqlite3_value_int64(start), sqlite3_value_int64(end)};
+    while (head < records.size() && records[head].index < i - RowCursor::kMaxWindow) ++head;
+    // An earlier row older than the window sorts after this one: the window would not do.
+    if (head > 0 && key < records[head - 1].key) return -1;
+    if (head == records.size() || !(key < records.back().key)) {
+      if (head > static_cast<size_t>(RowCursor::kMaxWindow)) {
+        // Keep the last pruned record: it is the largest key older than the window.
+        records.erase(records.begin(), records.begin() + static_cast<ptrdiff_t>(head - 1));
+        head = 1;
+      }
       records.push_back(Record{i, key});
       continue;
     }
     // Every earlier row that sorts after this one comes at or after the first record above it.
-    auto above = std::upper_bound(records.begin(), records.end(), key,
-                                  [](const RowKey& k, const Record& r) { return k < r.key; });
+    auto above = std::upper_bound(records.begin() + static_cast<ptrdiff_t>(head), records.end(),
+                                  key, [](const RowKey& k, const Record& r) { return k < r.key; });
     window = std::max(window, i - above->index);
   }
 }
@@ -98,10 +106,10 @@ Status RowCursor::Advance() {
 
 Status RowCursor::AdvanceWindowed() {
   if (has_row_) {
-    free_.push_back(heap_.top().slot);
-    heap_.pop();
+    free_.push_back(waiting_.front().slot);
+    waiting_.pop_front();
   }
-  while (!input_done_ && static_cast<int64_t>(heap_.size()) <= window_) {
+  while (!input_done_ && static_cast<int64_t>(waiting_.size()) <= window_) {
     GSYS_ASSIGN_OR_RETURN(bool row, stmt_.Step());
     if (!row) {
       input_done_ = true;
@@ -117,19 +125,22 @@ Status RowCursor::AdvanceWindowed() {
     }
     Row& r = pool_[slot];
     r.Load(stmt_, text_column_);
-    heap_.push(Entry{RowKey{r.ColumnInt(0), r.ColumnInt(1)}, read_++, slot});
+    Entry entry{RowKey{r.ColumnInt(0), r.ColumnInt(1)}, slot};
+    auto at = waiting_.end();
+    while (at != waiting_.begin() && entry.key < std::prev(at)->key) --at;
+    waiting_.insert(at, entry);
   }
-  has_row_ = !heap_.empty();
+  has_row_ = !waiting_.empty();
   if (!has_row_) return OkStatus();
-  const Entry& top = heap_.top();
+  const Entry& first = waiting_.front();
   // Open measured the window on the same immutable rows, so this holds unless the file changed.
-  if (started_ && top.key < key_) {
+  if (started_ && first.key < key_) {
     return Error(StatusCode::kIoError,
                  "export: rows of " + table_ + " changed while reading the report");
   }
   started_ = true;
-  key_ = top.key;
-  row_ = &pool_[top.slot];
+  key_ = first.key;
+  row_ = &pool_[first.slot];
   return OkStatus();
 }
 

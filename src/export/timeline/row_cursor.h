@@ -6,7 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
-#include <queue>
+#include <deque>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -49,7 +49,8 @@ struct RowKey {
 // How: Open first reads only the first two columns of the table in rowid order and bounds how
 // far back any row lands in the order (the number of earlier rows that sort after it, from
 // the running maximum). When that bound W is at most kMaxWindow, rows stream in rowid order
-// through a heap of W + 1 rows, which emits them sorted (equal keys in rowid order): two
+// through a sorted window of W + 1 rows, whose first is the next in order (equal keys in rowid
+// order): two
 // scans instead of SQLite's sort of every column, which spills to temp files (bench/RESULTS.md,
 // "Export"). Otherwise, or when a key is NULL or not an integer (SQLite orders those apart),
 // the table is read with ORDER BY. Memory: at most kMaxWindow rows and keys per cursor.
@@ -79,13 +80,7 @@ class RowCursor {
  private:
   struct Entry {
     RowKey key;
-    int64_t seq;  // rowid order among equal keys
     uint32_t slot;
-    bool operator>(const Entry& o) const {
-      if (key < o.key) return false;
-      if (o.key < key) return true;
-      return seq > o.seq;
-    }
   };
   RowCursor(report::Statement stmt, std::string table, int text_column, int64_t window)
       : stmt_(std::move(stmt)), table_(std::move(table)), text_column_(text_column),
@@ -102,11 +97,12 @@ class RowCursor {
   RowKey key_;
   const Row* row_ = nullptr;
   Row sorted_row_;  // sorted mode: the current row
-  // Windowed mode: rows waiting in the heap live in pool_ slots; free_ lists unused slots.
+  // Windowed mode: the waiting rows in order (equal keys in rowid order); they live in pool_
+  // slots, free_ lists the unused ones. Most rows arrive in order or nearly: inserting from the
+  // back costs their distance, less than a heap's log W.
+  std::deque<Entry> waiting_;
   std::vector<Row> pool_;
   std::vector<uint32_t> free_;
-  std::priority_queue<Entry, std::vector<Entry>, std::greater<>> heap_;
-  int64_t read_ = 0;
 };
 
 }  // namespace gsys::export_

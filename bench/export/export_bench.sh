@@ -7,6 +7,10 @@
 #   bash bench/export/export_bench.sh BUILD_DIR [KERNELS] [RUNS]
 #   e.g. BASELINE=/tmp/gsys-old bash bench/export/export_bench.sh build 1000000 3
 #
+# TYPES="perfetto" measures one type only. Every run starts after `sync`: an output larger than
+# the kernel's dirty-page limit (vm.dirty_ratio) is written at the disk's speed, and the dirty
+# pages one run leaves would otherwise slow the next.
+#
 # Reports and outputs go to ${WORK:-/tmp/gsys-export-bench}; a report is made once per size
 # (KERNELS kernels, 1.02 x KERNELS API calls, KERNELS / 5 NVTX ranges, as bench/RESULTS.md's
 # 10 M report) and kept.
@@ -23,12 +27,14 @@ if [[ ! -f $report ]]; then
   "$build/bin/gsys_gen_report" -q --kernels "$kernels" --api $((kernels * 102 / 100)) \
     --nvtx $((kernels / 5)) -o "$report"
 fi
-echo "report $report: $(du -h "$report" | cut -f1); $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "report $report: $(du -hL "$report" | cut -f1); $(nproc) cores," \
+  "load $(cut -d' ' -f1-3 /proc/loadavg)"
 
 # run NAME CMD...: one timed run, appended to $work/NAME.times as "wall user sys rss".
 run() {
   local name=$1
   shift
+  sync
   /usr/bin/time -f '%e %U %S %M' -o "$work/time.tmp" "$@" >/dev/null 2>&1
   cat "$work/time.tmp" >>"$work/$name.times"
 }
@@ -39,7 +45,7 @@ median() {  # column $2 of file $1
 
 rm -f "$work"/*.times
 for ((i = 0; i < runs; i++)); do
-  for type in perfetto chrome; do
+  for type in ${TYPES:-perfetto chrome}; do
     for who in new ${BASELINE:+old}; do
       bin=$gsys
       [[ $who == old ]] && bin=$BASELINE

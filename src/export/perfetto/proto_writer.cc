@@ -250,6 +250,29 @@ Status PerfettoTraceWriter::Sample(uint64_t timestamp, int64_t pid, int64_t tid,
   return out_.MaybeFlush();
 }
 
+Status PerfettoTraceWriter::SliceEnd(uint64_t timestamp, uint64_t track_uuid) {
+  // TrackEvent {type = TYPE_SLICE_END, track_uuid}: two tags, 1 + at most 10 varint bytes.
+  char te[16] = {static_cast<char>(kTeType << 3),
+                 static_cast<char>(TrackEventFields::Type::kSliceEnd),
+                 static_cast<char>(kTeTrackUuid << 3)};
+  size_t n = 3;
+  for (uint64_t v = track_uuid;; v >>= 7) {
+    if (v < 0x80) {
+      te[n++] = static_cast<char>(v);
+      break;
+    }
+    te[n++] = static_cast<char>((v & 0x7F) | 0x80);
+  }
+  ProtoBuffer p(out_.buffer());
+  size_t packet = p.BeginNested(kTracePacket);
+  p.Varint(kPacketTimestamp, timestamp);
+  p.Varint(kPacketSequenceId, sequence_id_);
+  p.Bytes(kPacketTrackEvent, std::string_view(te, n));
+  p.EndNested(packet);
+  ++packets_;
+  return out_.MaybeFlush();
+}
+
 Status PerfettoTraceWriter::Event(const TrackEventFields& e) {
   using Type = TrackEventFields::Type;
   bool interns = e.type != Type::kSliceEnd && e.type != Type::kCounter;

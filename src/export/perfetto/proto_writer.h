@@ -88,6 +88,8 @@ class PerfettoTraceWriter {
   // Maps trace time `trace_ns` (BOOTTIME, the default trace clock) to UTC `realtime_ns`.
   Status ClockSnapshot(uint64_t trace_ns, uint64_t realtime_ns);
   Status Event(const TrackEventFields& event);
+  // The same bytes as Event() of a kSliceEnd, without its general path (half of all packets).
+  Status SliceEnd(uint64_t timestamp, uint64_t track_uuid);
   // A CPU sample as a PerfSample packet (Perfetto's callstack sampling: its flame graph and
   // sample views); `stack` innermost frame first, as SAMPLING_CALLCHAINS orders it. Function
   // names, modules (as mappings), frames and callstacks are interned.

@@ -7,12 +7,14 @@
 
 #include <cerrno>
 #include <condition_variable>
+#include <deque>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <mutex>
 #include <thread>
 #include <utility>
+#include <vector>
 
 #include "common/file_mode.h"
 #include "common/rename_no_replace.h"
@@ -51,11 +53,13 @@ int WriteAll(int fd, std::string_view data) {
 
 }  // namespace
 
-// One background thread writing one buffer at a time: the copy into the page cache is a large
-// share of a big export (bench/RESULTS.md, "Export"), and overlaps the encoding of the next.
+// One background thread writing full buffers in order while the caller fills the next: the copy
+// into the page cache is a large share of a big export (bench/RESULTS.md, "Export"). Up to
+// kDepth buffers wait, so a writer the scheduler delays does not stall the caller at once.
 struct OutputFile::Writer {
-  Writer(int file, size_t capacity) : fd(file) {
-    pending.reserve(capacity);
+  static constexpr size_t kDepth = 4;
+
+  Writer(int file, size_t buffer_capacity) : fd(file), capacity(buffer_capacity) {
     thread = std::thread([this] { Run(); });
   }
   ~Writer() {
@@ -66,46 +70,61 @@ struct OutputFile::Writer {
     wake.notify_all();
     thread.join();
   }
-  // Waits for the previous buffer, then takes `buffer`'s contents and gives it the previous
-  // (emptied) storage. Returns the errno of an earlier failed write, or 0.
+  // Queues `buffer`'s contents and gives it an empty buffer of the same capacity. Returns the
+  // errno of an earlier failed write, or 0.
   int Submit(std::string& buffer) {
     std::unique_lock<std::mutex> lock(mu);
-    idle.wait(lock, [&] { return !busy; });
+    idle.wait(lock, [&] { return queue.size() < kDepth || error != 0; });
     if (error != 0) return error;
-    pending.clear();
-    pending.swap(buffer);
-    busy = true;
+    std::string next;
+    if (!spare.empty()) {
+      next = std::move(spare.back());
+      spare.pop_back();
+    } else {
+      next.reserve(capacity);
+    }
+    queue.push_back(std::move(buffer));
+    buffer = std::move(next);
+    buffer.clear();
     wake.notify_one();
     return 0;
   }
-  // Waits until every submitted buffer is written; the first write's errno, or 0.
+  // Waits until every queued buffer is written; the first write's errno, or 0.
   int Wait() {
     std::unique_lock<std::mutex> lock(mu);
-    idle.wait(lock, [&] { return !busy; });
+    idle.wait(lock, [&] { return (queue.empty() && !busy) || error != 0; });
     return error;
   }
   void Run() {
     std::unique_lock<std::mutex> lock(mu);
     while (true) {
-      wake.wait(lock, [&] { return busy || stop; });
-      if (!busy) return;
+      wake.wait(lock, [&] { return !queue.empty() || stop; });
+      if (queue.empty()) return;
+      std::string data = std::move(queue.front());
+      queue.pop_front();
+      busy = true;
+      bool failed = error != 0;  // after a failed write, later buffers are dropped
       lock.unlock();
-      int err = WriteAll(fd, pending);  // `pending` is ours while busy
+      int err = failed ? 0 : WriteAll(fd, data);
       lock.lock();
-      if (err != 0) error = err;
       busy = false;
+      if (err != 0) error = err;
+      data.clear();
+      spare.push_back(std::move(data));
       idle.notify_all();
     }
   }
 
   int fd;
+  size_t capacity;
   std::mutex mu;
   std::condition_variable wake, idle;
-  std::string pending;
+  std::deque<std::string> queue;  // full buffers, oldest first
+  std::vector<std::string> spare;  // written buffers, for reuse
   bool busy = false;
   bool stop = false;
   int error = 0;
-  std::thread thread;
+  std::thread thread;  // last: starts once the members above exist
 };
 
 Status CheckOutput(const std::string& path, bool overwrite, bool directory) {

@@ -7,6 +7,7 @@
 #include "common/strings.h"
 #include "report/kineto/kineto_input.h"
 #include "report/reader/data_check.h"
+#include "export/data_warnings_task.h"
 #include "export/exporter.h"
 #include "export/output_file.h"
 
@@ -118,15 +119,16 @@ Result<ExportStats> RunExport(const std::string& report, const std::string& type
                               ExportOptions options) {
   GSYS_ASSIGN_OR_RETURN(std::unique_ptr<Exporter> exporter, MakeExporter(type));
   GSYS_ASSIGN_OR_RETURN(report::ReportReader reader, OpenExportInput(report));
-  ExportStats stats;
-  stats.data_warnings = report::DataWarnings(reader);
   if (options.output.empty()) options.output = DefaultOutputPath(report, *exporter);
   if (SameFile(options.output, report)) {
     return Error(StatusCode::kInvalidArgument,
                  "export: output '" + options.output + "' is the input report");
   }
   GSYS_RETURN_IF_ERROR(CheckOutput(options.output, options.overwrite, exporter->WritesDirectory()));
+  DataWarningsTask warnings(reader);
+  ExportStats stats;
   GSYS_RETURN_IF_ERROR(exporter->Export(reader, options, &stats));
+  stats.data_warnings = warnings.Take();
   return stats;
 }
 

@@ -19,11 +19,25 @@ size_t Utf8Length(std::string_view s, size_t i) {
   return n;
 }
 
+// Whether `c` is copied as it is (printable ASCII other than '"' and '\\').
+bool Plain(char c) {
+  auto u = static_cast<unsigned char>(c);
+  return u >= 0x20 && u < 0x80 && c != '"' && c != '\\';
+}
+
 }  // namespace
 
 void AppendJsonString(std::string& out, std::string_view text) {
   out.push_back('"');
   for (size_t i = 0; i < text.size(); ++i) {
+    // Copy the run of plain characters at once (names are mostly plain).
+    size_t run = i;
+    while (run < text.size() && Plain(text[run])) ++run;
+    if (run > i) {
+      out.append(text.data() + i, run - i);
+      i = run;
+      if (i == text.size()) break;
+    }
     char c = text[i];
     auto u = static_cast<unsigned char>(c);
     if (u >= 0x80) {

@@ -6,10 +6,15 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <condition_variable>
+#include <deque>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <mutex>
+#include <thread>
 #include <utility>
+#include <vector>
 
 #include "common/file_mode.h"
 #include "common/rename_no_replace.h"
@@ -33,7 +38,94 @@ Status IoError(const std::string& path, int err) {
                "export: cannot write '" + path + "': " + std::string(std::strerror(err)));
 }
 
+// Writes all of `data` to `fd`: 0, or the errno of the failure.
+int WriteAll(int fd, std::string_view data) {
+  while (!data.empty()) {
+    ssize_t n = ::write(fd, data.data(), data.size());
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return errno;
+    }
+    data.remove_prefix(static_cast<size_t>(n));
+  }
+  return 0;
+}
+
 }  // namespace
+
+// One background thread writing full buffers in order while the caller fills the next: the copy
+// into the page cache is a large share of a big export (bench/RESULTS.md, "Export"). Up to
+// kDepth buffers wait, so a writer the scheduler delays does not stall the caller at once.
+struct OutputFile::Writer {
+  static constexpr size_t kDepth = 4;
+
+  Writer(int file, size_t buffer_capacity) : fd(file), capacity(buffer_capacity) {
+    thread = std::thread([this] { Run(); });
+  }
+  ~Writer() {
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      stop = true;
+    }
+    wake.notify_all();
+    thread.join();
+  }
+  // Queues `buffer`'s contents and gives it an empty buffer of the same capacity. Returns the
+  // errno of an earlier failed write, or 0.
+  int Submit(std::string& buffer) {
+    std::unique_lock<std::mutex> lock(mu);
+    idle.wait(lock, [&] { return queue.size() < kDepth || error != 0; });
+    if (error != 0) return error;
+    std::string next;
+    if (!spare.empty()) {
+      next = std::move(spare.back());
+      spare.pop_back();
+    } else {
+      next.reserve(capacity);
+    }
+    queue.push_back(std::move(buffer));
+    buffer = std::move(next);
+    buffer.clear();
+    wake.notify_one();
+    return 0;
+  }
+  // Waits until every queued buffer is written; the first write's errno, or 0.
+  int Wait() {
+    std::unique_lock<std::mutex> lock(mu);
+    idle.wait(lock, [&] { return (queue.empty() && !busy) || error != 0; });
+    return error;
+  }
+  void Run() {
+    std::unique_lock<std::mutex> lock(mu);
+    while (true) {
+      wake.wait(lock, [&] { return !queue.empty() || stop; });
+      if (queue.empty()) return;
+      std::string data = std::move(queue.front());
+      queue.pop_front();
+      busy = true;
+      bool failed = error != 0;  // after a failed write, later buffers are dropped
+      lock.unlock();
+      int err = failed ? 0 : WriteAll(fd, data);
+      lock.lock();
+      busy = false;
+      if (err != 0) error = err;
+      data.clear();
+      spare.push_back(std::move(data));
+      idle.notify_all();
+    }
+  }
+
+  int fd;
+  size_t capacity;
+  std::mutex mu;
+  std::condition_variable wake, idle;
+  std::deque<std::string> queue;  // full buffers, oldest first
+  std::vector<std::string> spare;  // written buffers, for reuse
+  bool busy = false;
+  bool stop = false;
+  int error = 0;
+  std::thread thread;  // last: starts once the members above exist
+};
 
 Status CheckOutput(const std::string& path, bool overwrite, bool directory) {
   struct stat st {};
@@ -69,6 +161,9 @@ Result<OutputFile> OutputFile::Create(const std::string& path, bool replace, boo
   return file;
 }
 
+OutputFile::OutputFile(int fd, std::string tmp, std::string path, bool replace, bool direct)
+    : fd_(fd), tmp_(std::move(tmp)), path_(std::move(path)), replace_(replace), direct_(direct) {}
+
 OutputFile::OutputFile(OutputFile&& other) noexcept
     : fd_(std::exchange(other.fd_, -1)),
       tmp_(std::move(other.tmp_)),
@@ -76,7 +171,8 @@ OutputFile::OutputFile(OutputFile&& other) noexcept
       replace_(other.replace_),
       direct_(other.direct_),
       buffer_(std::move(other.buffer_)),
-      bytes_(other.bytes_) {}
+      bytes_(other.bytes_),
+      writer_(std::move(other.writer_)) {}
 
 OutputFile& OutputFile::operator=(OutputFile&& other) noexcept {
   if (this != &other) {
@@ -87,6 +183,7 @@ OutputFile& OutputFile::operator=(OutputFile&& other) noexcept {
 }
 
 OutputFile::~OutputFile() {
+  writer_.reset();  // joins the writer before its fd closes
   if (fd_ >= 0) {
     ::close(fd_);
     ::unlink(tmp_.c_str());
@@ -94,22 +191,26 @@ OutputFile::~OutputFile() {
 }
 
 Status OutputFile::Flush() {
-  std::string_view data = buffer_;
-  while (!data.empty()) {
-    ssize_t n = ::write(fd_, data.data(), data.size());
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return IoError(path_, errno);
-    }
-    data.remove_prefix(static_cast<size_t>(n));
-  }
+  if (buffer_.empty()) return OkStatus();
   bytes_ += static_cast<int64_t>(buffer_.size());
-  buffer_.clear();
-  return OkStatus();
+  if (!writer_) writer_ = std::make_unique<Writer>(fd_, buffer_.capacity());
+  int err = writer_->Submit(buffer_);
+  return err == 0 ? OkStatus() : IoError(path_, err);
 }
 
 Status OutputFile::Commit() {
-  GSYS_RETURN_IF_ERROR(Flush());
+  if (writer_) {
+    GSYS_RETURN_IF_ERROR(Flush());
+    int err = writer_->Wait();
+    if (err != 0) return IoError(path_, err);
+    writer_.reset();
+  } else {
+    // A small file: written here, no thread.
+    int err = WriteAll(fd_, buffer_);
+    if (err != 0) return IoError(path_, err);
+    bytes_ += static_cast<int64_t>(buffer_.size());
+    buffer_.clear();
+  }
   ::fchmod(fd_, ModeUnderUmask(0666));  // as open(2) would have made it
   int fd = std::exchange(fd_, -1);
   if (::close(fd) != 0) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -18,6 +19,8 @@ Status CheckOutput(const std::string& path, bool overwrite, bool directory);
 
 // A buffered file written to "PATH.tmp-XXXXXX" and renamed to PATH by Commit(). Destroying it
 // without Commit() removes the temporary file. Movable, not copyable; one thread at a time.
+// From the first full buffer on, buffers are written by a background thread while the caller
+// fills the next one (a write error shows at the next flush or at Commit).
 class OutputFile {
  public:
   // Creates the temporary file beside `path` (or, with `direct`, `path` itself: for files inside
@@ -38,6 +41,7 @@ class OutputFile {
   // The buffer, for callers that format in place; call MaybeFlush() after appending.
   std::string& buffer() { return buffer_; }
   Status MaybeFlush() { return buffer_.size() >= kFlushBytes ? Flush() : OkStatus(); }
+  // Hands the buffer to the background writer (started on the first call).
   Status Flush();
   // Flushes, closes and renames into place (replacing an existing file only with `replace`).
   Status Commit();
@@ -45,8 +49,8 @@ class OutputFile {
 
  private:
   static constexpr size_t kFlushBytes = 1 << 20;
-  OutputFile(int fd, std::string tmp, std::string path, bool replace, bool direct)
-      : fd_(fd), tmp_(std::move(tmp)), path_(std::move(path)), replace_(replace), direct_(direct) {}
+  struct Writer;  // the background writer (output_file.cc)
+  OutputFile(int fd, std::string tmp, std::string path, bool replace, bool direct);
   int fd_ = -1;
   std::string tmp_;
   std::string path_;
@@ -54,6 +58,7 @@ class OutputFile {
   bool direct_ = false;
   std::string buffer_;
   int64_t bytes_ = 0;
+  std::unique_ptr<Writer> writer_;
 };
 
 // A directory written as "PATH.tmp-XXXXXX" and renamed to PATH by Commit(); an existing PATH is

@@ -46,11 +46,7 @@ Status WriteTracks(PerfettoTraceWriter& writer, const std::vector<TrackLayout::N
 Status WriteEnds(PerfettoTraceWriter& writer, const std::vector<TrackLayout::End>& ends,
                  int64_t shift) {
   for (const auto& end : ends) {
-    TrackEventFields fields;
-    fields.type = TrackEventFields::Type::kSliceEnd;
-    fields.timestamp = Ts(SaturatingAdd(end.ts, shift));
-    fields.track_uuid = end.track_uuid;
-    GSYS_RETURN_IF_ERROR(writer.Event(fields));
+    GSYS_RETURN_IF_ERROR(writer.SliceEnd(Ts(SaturatingAdd(end.ts, shift)), end.track_uuid));
   }
   return OkStatus();
 }

@@ -77,10 +77,20 @@ void ProtoBuffer::EndNested(size_t token) {
 
 uint64_t PerfettoTraceWriter::Intern(Interned& table, std::string_view text, uint32_t field,
                                      std::string& pending) {
+  // Fibonacci hashing of the address: literals a few bytes apart land in different slots.
+  uint64_t address = reinterpret_cast<uintptr_t>(text.data());
+  Interned::Recent& recent = table.recent[(address * 0x9E3779B97F4A7C15u) >> 54];
+  if (recent.data == text.data() && recent.text != nullptr && *recent.text == text) {
+    return recent.iid;
+  }
   auto it = table.ids.find(text);
-  if (it != table.ids.end()) return it->second;
+  if (it != table.ids.end()) {
+    recent = Interned::Recent{text.data(), &it->first, it->second};
+    return it->second;
+  }
   uint64_t iid = table.next++;
-  table.ids.emplace(std::string(text), iid);
+  it = table.ids.emplace(std::string(text), iid).first;
+  recent = Interned::Recent{text.data(), &it->first, iid};
   ProtoBuffer p(pending);
   size_t entry = p.BeginNested(field);
   p.Varint(1, iid);
@@ -235,6 +245,29 @@ Status PerfettoTraceWriter::Sample(uint64_t timestamp, int64_t pid, int64_t tid,
   p.Varint(kPsTid, static_cast<uint64_t>(tid));
   p.Varint(kPsCallstack, callstack);
   p.EndNested(ps);
+  p.EndNested(packet);
+  ++packets_;
+  return out_.MaybeFlush();
+}
+
+Status PerfettoTraceWriter::SliceEnd(uint64_t timestamp, uint64_t track_uuid) {
+  // TrackEvent {type = TYPE_SLICE_END, track_uuid}: two tags, 1 + at most 10 varint bytes.
+  char te[16] = {static_cast<char>(kTeType << 3),
+                 static_cast<char>(TrackEventFields::Type::kSliceEnd),
+                 static_cast<char>(kTeTrackUuid << 3)};
+  size_t n = 3;
+  for (uint64_t v = track_uuid;; v >>= 7) {
+    if (v < 0x80) {
+      te[n++] = static_cast<char>(v);
+      break;
+    }
+    te[n++] = static_cast<char>((v & 0x7F) | 0x80);
+  }
+  ProtoBuffer p(out_.buffer());
+  size_t packet = p.BeginNested(kTracePacket);
+  p.Varint(kPacketTimestamp, timestamp);
+  p.Varint(kPacketSequenceId, sequence_id_);
+  p.Bytes(kPacketTrackEvent, std::string_view(te, n));
   p.EndNested(packet);
   ++packets_;
   return out_.MaybeFlush();

@@ -4,6 +4,7 @@
 // protos/perfetto/trace/*.proto field numbers. No libprotobuf dependency.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -87,6 +88,8 @@ class PerfettoTraceWriter {
   // Maps trace time `trace_ns` (BOOTTIME, the default trace clock) to UTC `realtime_ns`.
   Status ClockSnapshot(uint64_t trace_ns, uint64_t realtime_ns);
   Status Event(const TrackEventFields& event);
+  // The same bytes as Event() of a kSliceEnd, without its general path (half of all packets).
+  Status SliceEnd(uint64_t timestamp, uint64_t track_uuid);
   // A CPU sample as a PerfSample packet (Perfetto's callstack sampling: its flame graph and
   // sample views); `stack` innermost frame first, as SAMPLING_CALLCHAINS orders it. Function
   // names, modules (as mappings), frames and callstacks are interned.
@@ -97,6 +100,7 @@ class PerfettoTraceWriter {
 
  private:
   static constexpr size_t kMaxInterned = 1 << 17;
+  static constexpr size_t kRecent = 1024;  // 2^10 (Intern's slot), above most reports' names
   struct StringHash {
     using is_transparent = void;
     size_t operator()(std::string_view text) const { return std::hash<std::string_view>{}(text); }
@@ -104,6 +108,15 @@ class PerfettoTraceWriter {
   struct Interned {
     std::unordered_map<std::string, uint64_t, StringHash, std::equal_to<>> ids;
     uint64_t next = 1;
+    // Recent lookups by the text's address: names and argument keys come back in the same
+    // storage (the source's string cache, literals), so most lookups compare the text with its
+    // entry instead of hashing it.
+    struct Recent {
+      const char* data = nullptr;
+      const std::string* text = nullptr;  // the key in `ids`
+      uint64_t iid = 0;
+    };
+    std::array<Recent, kRecent> recent{};
   };
   // The iid of `text` in `table`; appends an entry to `pending` (InternedData field `field`)
   // when new.

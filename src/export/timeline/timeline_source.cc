@@ -5,6 +5,7 @@
 
 #include "common/saturating.h"
 #include "common/strings.h"
+#include "export/timeline/row_cursor.h"
 #include "report/reader/sched_spans_sql.h"
 
 namespace gsys::export_ {
@@ -12,10 +13,7 @@ namespace gsys::export_ {
 struct TimelineSource::Cursor {
   EventKind kind;
   std::string table;
-  report::Statement stmt;
-  bool has_row = false;
-  int64_t start = 0;
-  int64_t end = 0;
+  std::unique_ptr<RowCursor> rows;
 };
 
 namespace {
@@ -87,11 +85,14 @@ Result<std::unique_ptr<TimelineSource>> TimelineSource::Open(report::ReportReade
     if (!source->raw_->Exec("PRAGMA mmap_size = 0").ok()) source->raw_.reset();
   }
   constexpr const char* kOrder = " ORDER BY start, end DESC";
+  constexpr const char* kKey = "start, end";
   struct Table {
     EventKind kind;
     const char* name;
     const char* columns;
     const char* where;
+    const char* key = kKey;  // the first two columns alone
+    int text_column = -1;
   } tables[] = {
       {EventKind::kCudaApi, "CUPTI_ACTIVITY_KIND_RUNTIME",
        "start, end, globalTid, correlationId, nameId, eventClass, returnValue, callchainId", ""},
@@ -110,9 +111,10 @@ Result<std::unique_ptr<TimelineSource>> TimelineSource::Open(report::ReportReade
       {EventKind::kNvtxRange, "NVTX_EVENTS",
        "start, coalesce(end, start) AS end, globalTid, eventType, text, textId, domainId, rangeId, "
        "color, category",
-       " WHERE eventType IN (34, 59, 60, 70, 71)"},
+       " WHERE eventType IN (34, 59, 60, 70, 71)", "start, coalesce(end, start)", 4},
       {EventKind::kOsrt, "OSRT_API", "start, end, globalTid, nameId, returnValue, nestingLevel", ""},
-      {EventKind::kCpuSample, "COMPOSITE_EVENTS", "start, start AS end, globalTid, id, cpu", ""},
+      {EventKind::kCpuSample, "COMPOSITE_EVENTS", "start, start AS end, globalTid, id, cpu", "",
+       "start, start"},
       // Library calls: start, end, globalTid, the name's string id, then per table (DecodeLibrary).
       {EventKind::kLibraryCall, "CUDNN_EVENTS", "start, end, globalTid, nameId", ""},
       {EventKind::kLibraryCall, "CUBLAS_EVENTS", "start, end, globalTid, nameId", ""},
@@ -127,31 +129,49 @@ Result<std::unique_ptr<TimelineSource>> TimelineSource::Open(report::ReportReade
     if (!filter.Matches(t.name)) continue;
     GSYS_ASSIGN_OR_RETURN(bool rows, reader.HasRows(t.name));
     if (!rows) continue;
-    std::string sql = std::string("SELECT ") + t.columns + " FROM " + t.name + t.where + kOrder;
-    GSYS_RETURN_IF_ERROR(source->AddCursor(t.kind, t.name, sql));
+    GSYS_RETURN_IF_ERROR(
+        source->AddCursor(t.kind, t.name, t.columns, t.key, t.where, t.text_column));
   }
   if (filter.Matches("SCHED_EVENTS")) {
     GSYS_ASSIGN_OR_RETURN(bool rows, reader.HasRows("SCHED_EVENTS"));
     if (rows) {  // a thread's spans on a CPU (report/reader/sched_spans_sql.h)
-      GSYS_RETURN_IF_ERROR(source->AddCursor(EventKind::kThreadState, "SCHED_EVENTS",
-                                             std::string(report::kSchedRunningSpansSql) + kOrder));
+      GSYS_RETURN_IF_ERROR(source->AddSortedCursor(
+          EventKind::kThreadState, "SCHED_EVENTS",
+          std::string(report::kSchedRunningSpansSql) + kOrder, -1));
     }
   }
   return source;
 }
 
-Status TimelineSource::AddCursor(EventKind kind, const std::string& table, const std::string& sql) {
+Status TimelineSource::AddCursor(EventKind kind, const std::string& table,
+                                 const std::string& columns, const std::string& key,
+                                 const std::string& where, int text_column) {
+  if (raw_) {
+    Result<std::unique_ptr<RowCursor>> rows =
+        RowCursor::Open(*raw_, table, columns, key, where, text_column);
+    if (rows.ok()) return AddRows(kind, table, std::move(rows).value());
+  }
+  std::string sql = "SELECT " + columns + " FROM " + table + where + " ORDER BY start, end DESC";
+  return AddSortedCursor(kind, table, sql, text_column);
+}
+
+Status TimelineSource::AddSortedCursor(EventKind kind, const std::string& table,
+                                       const std::string& sql, int text_column) {
   // Tables already in the canonical layout are read over raw_ (bounded sort memory); others (old
   // nsys layouts, small) through the reader's canonical views.
   Result<report::Statement> prepared = raw_ ? raw_->Prepare(sql) : reader_.db().Prepare(sql);
   if (!prepared.ok()) prepared = reader_.db().Prepare(sql);
   GSYS_ASSIGN_OR_RETURN(report::Statement stmt, std::move(prepared));
-  auto cursor = std::make_unique<Cursor>(Cursor{kind, table, std::move(stmt)});
-  GSYS_ASSIGN_OR_RETURN(cursor->has_row, cursor->stmt.Step());
-  if (cursor->has_row) {
-    cursor->start = cursor->stmt.ColumnInt(0);
-    cursor->end = cursor->stmt.ColumnInt(1);
-    cursors_.push_back(std::move(cursor));
+  GSYS_ASSIGN_OR_RETURN(std::unique_ptr<RowCursor> rows,
+                        RowCursor::FromSorted(std::move(stmt), text_column));
+  return AddRows(kind, table, std::move(rows));
+}
+
+Status TimelineSource::AddRows(EventKind kind, const std::string& table,
+                               std::unique_ptr<RowCursor> rows) {
+  GSYS_RETURN_IF_ERROR(rows->Advance());
+  if (rows->has_row()) {
+    cursors_.push_back(std::make_unique<Cursor>(Cursor{kind, table, std::move(rows)}));
   }
   return OkStatus();
 }
@@ -186,11 +206,7 @@ Result<std::string_view> TimelineSource::String(int64_t id) {
 
 Result<const TimelineEvent*> TimelineSource::Next() {
   if (current_ != nullptr) {
-    GSYS_ASSIGN_OR_RETURN(current_->has_row, current_->stmt.Step());
-    if (current_->has_row) {
-      current_->start = current_->stmt.ColumnInt(0);
-      current_->end = current_->stmt.ColumnInt(1);
-    }
+    GSYS_RETURN_IF_ERROR(current_->rows->Advance());
     current_ = nullptr;
   }
   // Names of the previous event may point into the cache: trim it only between events.
@@ -198,17 +214,18 @@ Result<const TimelineEvent*> TimelineSource::Next() {
   if (launches_.size() > kMaxCachedStrings) launches_.clear();
   if (backtraces_.size() > kMaxCachedStrings) backtraces_.clear();
   for (auto& cursor : cursors_) {
-    if (!cursor->has_row) continue;
-    if (current_ == nullptr || cursor->start < current_->start ||
-        (cursor->start == current_->start && cursor->end > current_->end)) {
+    const RowCursor& c = *cursor->rows;
+    if (!c.has_row()) continue;
+    if (current_ == nullptr || c.start() < current_->rows->start() ||
+        (c.start() == current_->rows->start() && c.end() > current_->rows->end())) {
       current_ = cursor.get();
     }
   }
   if (current_ == nullptr) return static_cast<const TimelineEvent*>(nullptr);
   ++rows_;
   event_ = TimelineEvent{};
-  event_.start = current_->start;
-  event_.end = std::max(current_->end, current_->start);
+  event_.start = current_->rows->start();
+  event_.end = std::max(current_->rows->end(), current_->rows->start());
   GSYS_RETURN_IF_ERROR(Decode(*current_));
   return static_cast<const TimelineEvent*>(&event_);
 }
@@ -261,7 +278,7 @@ Status TimelineSource::AddBacktrace(int64_t id) {
 
 // start, end, globalTid, correlationId, nameId, eventClass, returnValue, callchainId
 Status TimelineSource::DecodeApi(Cursor& cursor) {
-  report::Statement& s = cursor.stmt;
+  const Row& s = cursor.rows->row();
   TimelineEvent& e = event_;
   e.kind = EventKind::kCudaApi;
   e.global_tid = s.ColumnInt(2);
@@ -283,7 +300,7 @@ Status TimelineSource::DecodeApi(Cursor& cursor) {
 
 // start, end, globalPid, deviceId, streamId, correlationId, contextId, then per kind.
 Status TimelineSource::DecodeGpu(Cursor& cursor) {
-  report::Statement& s = cursor.stmt;
+  const Row& s = cursor.rows->row();
   TimelineEvent& e = event_;
   e.kind = cursor.kind;
   e.global_pid = s.ColumnInt(2);
@@ -326,7 +343,7 @@ Status TimelineSource::DecodeGpu(Cursor& cursor) {
 
 // start, end, globalTid, eventType, text, textId, domainId, rangeId, color, category
 Status TimelineSource::DecodeNvtx(Cursor& cursor) {
-  report::Statement& s = cursor.stmt;
+  const Row& s = cursor.rows->row();
   TimelineEvent& e = event_;
   int64_t type = s.ColumnInt(3);
   e.kind = type == 34 ? EventKind::kNvtxMark
@@ -357,7 +374,7 @@ Status TimelineSource::DecodeNvtx(Cursor& cursor) {
 
 // start, end, globalTid, nameId, returnValue, nestingLevel
 Status TimelineSource::DecodeOsrt(Cursor& cursor) {
-  report::Statement& s = cursor.stmt;
+  const Row& s = cursor.rows->row();
   TimelineEvent& e = event_;
   e.kind = EventKind::kOsrt;
   e.global_tid = s.ColumnInt(2);
@@ -370,7 +387,7 @@ Status TimelineSource::DecodeOsrt(Cursor& cursor) {
 
 // start, end (= start), globalTid, id, cpu
 Status TimelineSource::DecodeSample(Cursor& cursor) {
-  report::Statement& s = cursor.stmt;
+  const Row& s = cursor.rows->row();
   TimelineEvent& e = event_;
   e.kind = EventKind::kCpuSample;
   e.global_tid = s.ColumnInt(2);
@@ -388,7 +405,7 @@ Status TimelineSource::DecodeSample(Cursor& cursor) {
 
 // start, end, globalTid, cpu, outState
 Status TimelineSource::DecodeThreadState(Cursor& cursor) {
-  report::Statement& s = cursor.stmt;
+  const Row& s = cursor.rows->row();
   TimelineEvent& e = event_;
   e.kind = EventKind::kThreadState;
   e.global_tid = s.ColumnInt(2);
@@ -405,7 +422,7 @@ Status TimelineSource::DecodeThreadState(Cursor& cursor) {
 
 // start, end, globalTid, nameId/textId, then the MPI tables' message fields (Open's table list).
 Status TimelineSource::DecodeLibrary(Cursor& cursor) {
-  report::Statement& s = cursor.stmt;
+  const Row& s = cursor.rows->row();
   TimelineEvent& e = event_;
   e.kind = EventKind::kLibraryCall;
   e.global_tid = s.ColumnInt(2);

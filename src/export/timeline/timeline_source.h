@@ -18,16 +18,20 @@
 
 namespace gsys::export_ {
 
+class RowCursor;
+
 // Loads the names of processes, threads and GPUs and the session's UTC anchor.
 Result<ReportInfo> LoadReportInfo(report::ReportReader& reader);
 
 // Streams the CUDA API, kernel, memcpy, memset, NVTX, OS runtime, library call (cuDNN, cuBLAS,
 // MPI), CPU sample and thread-state (SCHED_EVENTS) rows of a report.
 //
-// How: one SQL cursor per table, each ordered by (start, end DESC), merged by start (ties: the
-// longer event first, so an enclosing slice comes before what it encloses). Memory is bounded by
-// the number of tables, processes' NVTX domains and a capped cache of StringIds values, never
-// by the number of rows. Tables the report lacks (or that --tables excludes) yield nothing.
+// How: one cursor per table, each ordered by (start, end DESC) (RowCursor: rowid order through a
+// bounded reorder window where that sorts the table, else SQL ORDER BY), merged by start (ties:
+// the longer event first, so an enclosing slice comes before what it encloses). Memory is
+// bounded by the number of tables, their reorder windows, processes' NVTX domains and a capped
+// cache of StringIds values, never by the number of rows. Tables the report lacks (or that
+// --tables excludes) yield nothing.
 // Threading: one thread; borrows `reader`, which must outlive the source.
 class TimelineSource {
  public:
@@ -45,7 +49,13 @@ class TimelineSource {
 
  private:
   explicit TimelineSource(report::ReportReader& reader);
-  Status AddCursor(EventKind kind, const std::string& table, const std::string& sql);
+  // A table's cursor: rowid order through a reorder window where that sorts it (RowCursor),
+  // else ORDER BY start, end DESC.
+  Status AddCursor(EventKind kind, const std::string& table, const std::string& columns,
+                   const std::string& key, const std::string& where, int text_column);
+  Status AddSortedCursor(EventKind kind, const std::string& table, const std::string& sql,
+                         int text_column);
+  Status AddRows(EventKind kind, const std::string& table, std::unique_ptr<RowCursor> rows);
   Status LoadDomains();
   Result<std::string_view> String(int64_t id);
   Status Decode(Cursor& cursor);

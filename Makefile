@@ -46,7 +46,8 @@ test-asan: build-asan
 test-tsan: deps
 	@cmake -S . -B $(TSAN_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGSYS_SANITIZE=thread \
 	  -DGSYS_BUILD_BENCH=OFF -DGSYS_WERROR=ON >/dev/null
-	@cmake --build $(TSAN_BUILD) -j $(JOBS) --target gsys_capture_test gsys_sink_wake_test
+	@cmake --build $(TSAN_BUILD) -j $(JOBS) --target gsys_capture_test gsys_sink_wake_test \
+	  gsys_export_test
 	@cd $(TSAN_BUILD) && ctest --output-on-failure -L tsan
 
 # Every libFuzzer target for a few seconds on its seed corpus (clang; only the fuzzers are built,

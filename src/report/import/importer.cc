@@ -15,7 +15,6 @@
 #include <memory>
 #include <optional>
 
-#include "common/rename_no_replace.h"
 #include "common/saturating.h"
 #include "common/strings.h"
 #include "format/chunk.h"
@@ -33,6 +32,7 @@
 #include "report/import/nvtx_domain_filter.h"
 #include "report/import/progress.h"
 #include "report/import/remove_on_error.h"
+#include "report/import/report_placement.h"
 #include "report/import/report_writer.h"
 #include "report/import/stack_import.h"
 #include "report/import/stream_importer.h"
@@ -328,9 +328,8 @@ Result<ImportSummary> ImportSession(const ImportOptions& options) {
     origin_real = scan_real;
   }
 
-  // Per run: a fixed name let a concurrent import of the same -o delete this run's file (and
-  // rename its own half-written one into place). A leftover of a killed run of this pid goes.
-  std::string tmp = options.output_path + ".tmp-import-" + std::to_string(::getpid());
+  // A leftover of a killed run of this pid goes.
+  std::string tmp = TemporaryReportPath(options.output_path);
   fs::remove(tmp, ec);
   RemoveOnError cleanup{tmp};  // report/import/remove_on_error.h
   GSYS_ASSIGN_OR_RETURN(std::unique_ptr<ReportWriter> writer, ReportWriter::Create(tmp));
@@ -433,23 +432,8 @@ Result<ImportSummary> ImportSession(const ImportOptions& options) {
   GSYS_RETURN_IF_ERROR(writer->Commit());
   writer.reset();
   progress.Update(sum.raw_bytes);
-  if (options.force_overwrite) {
-    fs::remove(options.output_path, ec);
-    fs::rename(tmp, options.output_path, ec);
-  } else if (RenameNoReplace(tmp.c_str(), options.output_path.c_str()) != 0) {
-    // The up-front check passed: a report another run made meanwhile stays.
-    ec.assign(errno, std::generic_category());
-    if (errno == EEXIST) {
-      return Error(StatusCode::kIoError, "import: '" + options.output_path +
-                                             "' appeared while importing (another run wrote it); "
-                                             "not replaced (use -f/--force-overwrite true)");
-    }
-  }
-  if (!ec) cleanup.armed = false;
-  if (ec) {
-    return Error(StatusCode::kIoError, "import: cannot create '" + options.output_path +
-                                           "': " + ec.message());
-  }
+  GSYS_RETURN_IF_ERROR(PlaceReport(tmp, options.output_path, options.force_overwrite));
+  cleanup.armed = false;
   sum.report_path = options.output_path;
   for (const auto& why : stopped) sum.warnings.push_back(why);
   for (int i = 0; i < static_cast<int>(ImportCounter::kCount); ++i) {

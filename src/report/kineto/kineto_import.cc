@@ -10,6 +10,7 @@
 
 #include "common/strings.h"
 #include "report/import/remove_on_error.h"
+#include "report/import/report_placement.h"
 #include "report/import/time_text.h"
 #include "report/import/empty_tables.h"
 #include "report/import/export_metadata.h"
@@ -107,7 +108,7 @@ Result<KinetoImportSummary> ImportKinetoTrace(const KinetoImportOptions& options
     return Error(StatusCode::kInvalidArgument,
                  "import: '" + options.output_path + "' exists (use -f/--force-overwrite true)");
   }
-  std::string tmp = options.output_path + ".tmp-import";
+  std::string tmp = TemporaryReportPath(options.output_path);
   fs::remove(tmp, ec);
   RemoveOnError cleanup{tmp};  // report/import/remove_on_error.h
   GSYS_ASSIGN_OR_RETURN(std::unique_ptr<ReportWriter> writer, ReportWriter::Create(tmp));
@@ -140,12 +141,7 @@ Result<KinetoImportSummary> ImportKinetoTrace(const KinetoImportOptions& options
   GSYS_RETURN_IF_ERROR(writer->Commit());
   writer.reset();
   progress.Update(in->file_size());
-  if (options.force_overwrite) fs::remove(options.output_path, ec);
-  fs::rename(tmp, options.output_path, ec);
-  if (ec) {
-    return Error(StatusCode::kIoError,
-                 "import: cannot create '" + options.output_path + "': " + ec.message());
-  }
+  GSYS_RETURN_IF_ERROR(PlaceReport(tmp, options.output_path, options.force_overwrite));
   cleanup.armed = false;
   KinetoImportSummary sum;
   sum.report_path = options.output_path;

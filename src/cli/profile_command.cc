@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -188,10 +187,6 @@ Result<int> ProfileCommand::Run(const std::vector<std::string>& args) {
     fs::remove_all(plan.capture.session_dir, ec);
     return launched.status();
   }
-  // The target runs with its own dispositions. gsys's own lines from here on go to a stderr
-  // that may be a pipe its reader closed (`gsys profile ... 2>&1 | head -1`): a SIGPIPE must
-  // not end gsys with 141 instead of the target's exit code and leave the session behind.
-  std::signal(SIGPIPE, SIG_IGN);
   if (plan.launch.show_output) BeginOwnStderrLine();
   if (!plan.stop_on_exit && !launched->session_ended_early) {
     launched->end_monotonic_ns =

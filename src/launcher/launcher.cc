@@ -112,6 +112,12 @@ Result<LaunchResult> Launch(const LaunchOptions& o, void (*on_started)(pid_t, vo
   for (int sig : o.own_signals) sigaddset(&handled, sig);
   sigprocmask(SIG_BLOCK, &handled, &old_mask);
 
+  // SIGPIPE as gsys found it, before a Launch ignored it (below): what every target gets.
+  static const struct sigaction pipe_at_start = [] {
+    struct sigaction sa {};
+    sigaction(SIGPIPE, nullptr, &sa);
+    return sa;
+  }();
   LaunchResult result;
   result.start_monotonic_ns = MonotonicNowNs();
   pid_t pid = fork();
@@ -120,6 +126,7 @@ Result<LaunchResult> Launch(const LaunchOptions& o, void (*on_started)(pid_t, vo
     return Error(StatusCode::kInternal, "profile: fork failed: " + std::string(std::strerror(errno)));
   }
   if (pid == 0) {
+    sigaction(SIGPIPE, &pipe_at_start, nullptr);
     close(error_pipe[0]);
     ExecChild(path, argv.data(), envp.data(), old_mask, o.show_output, error_pipe[1]);
   }
@@ -129,6 +136,12 @@ Result<LaunchResult> Launch(const LaunchOptions& o, void (*on_started)(pid_t, vo
   int exec_errno = 0;
   ssize_t n = read(error_pipe[0], &exec_errno, sizeof(exec_errno));
   close(error_pipe[0]);
+  // The target has its own dispositions now. gsys's own lines from here on (window reports of
+  // a live session, the end-of-run summary) may go to a pipe whose reader is gone (`gsys
+  // profile ... 2>&1 | head -1`, a wrap's log pipe): a SIGPIPE must not end gsys, and with it
+  // the session, instead of failing the write. A stats @CMD starts with SIGPIPE at its default
+  // (cli/output.cc).
+  std::signal(SIGPIPE, SIG_IGN);
   // Give the terminal to the target's group so Ctrl-C and reads from the tty reach it.
   bool gave_tty = false;
   if (isatty(0) && tcgetpgrp(0) == getpgrp()) {

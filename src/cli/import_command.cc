@@ -9,10 +9,12 @@
 
 #include "cli/flags.h"
 #include "cli/subcommand.h"
+#include "common/one_line.h"
 #include "common/strings.h"
 #include "format/session_files.h"
 #include "format/session_meta.h"
 #include "launcher/report_groups.h"
+#include "launcher/session_dir.h"
 #include "report/import/importer.h"
 #include "report/import/process_vars_reader.h"
 #include "report/kineto/kineto_import.h"
@@ -140,6 +142,11 @@ class ImportCommand : public Subcommand {
     options.session_dir = flags.positionals()[0];
     options.force_overwrite = flags.Bool("force-overwrite", false);
     options.progress = !flags.Has("quiet");
+    if (launcher::SessionDirIsLive(options.session_dir)) {
+      std::fprintf(stderr, "gsys: warning: session '%s' is still being recorded by a live gsys "
+                   "run: the report holds only what was flushed so far\n",
+                   OneLine(options.session_dir).c_str());
+    }
     std::string errors;
     auto groups = flags.Has("output") ? std::vector<launcher::ReportGroup>{}
                                       : PerValueReports(options.session_dir, &errors);

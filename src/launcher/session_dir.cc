@@ -38,6 +38,17 @@ int OpenLocked(const std::string& path) {
   return fd;
 }
 
+}  // namespace
+
+bool SessionDirIsLive(const std::string& path) {
+  int fd = OpenLocked(path);
+  if (fd < 0) return errno == EWOULDBLOCK;
+  ::close(fd);
+  return false;
+}
+
+namespace {
+
 // Moves the fresh directory `tmp` to `path` only if `path` does not exist (an empty directory
 // included, which rename(2) would replace). 0, or -1 with errno.
 int RenameNoReplace(const std::string& tmp, const std::string& path) {

@@ -34,6 +34,10 @@ class SessionDirLock {
   int fd_ = -1;
 };
 
+// True when a live gsys run holds the claim on the session directory `path` (its flock), e.g.
+// while `gsys import` reads it: the streams are still growing.
+bool SessionDirIsLive(const std::string& path);
+
 // Creates `path` (mode 0700; its parent must exist) for this run alone. Errors (kInvalidArgument,
 // exit 2): another live run holds it, it is not a directory, or it belongs to another user.
 // `verb` prefixes messages ("profile"; "" = none).

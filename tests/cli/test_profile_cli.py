@@ -244,6 +244,30 @@ class SummaryLineTest(CliTestCase):
         text = self.run_to_file("printf abc >&2")
         self.assertTrue(text.startswith("abc\ngsys: generated "), repr(text))
 
+    def test_import_of_a_live_session_says_it_is_live(self):
+        # `gsys import` of a session a running profile still holds: the report is partial, and
+        # one warning says why; once the run has ended, no warning.
+        env = dict(os.environ, GSYS_KEEP_SESSION="1")
+        run = subprocess.Popen([Paths.gsys, "profile", "-t", "osrt", "-o",
+                                os.path.join(self.tmp, "r"), "sleep", "3"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        session = os.path.join(self.tmp, "r.gsys-session")
+        deadline = time.time() + 30
+        while not os.path.exists(os.path.join(session, "session.meta")) and time.time() < deadline:
+            time.sleep(0.05)
+        partial = os.path.join(self.tmp, "x.gsys-rep")
+        live = subprocess.run([Paths.gsys, "import", "-q", "-o", partial, session],
+                              capture_output=True, text=True, timeout=60)
+        run.communicate(timeout=60)
+        self.assertEqual(run.returncode, 0)
+        self.assertIn("is still being recorded by a live gsys run", live.stderr)
+        self.assertEqual(len([l for l in live.stderr.splitlines() if "still being" in l]), 1)
+        done = subprocess.run([Paths.gsys, "import", "-q", "-f", "true", "-o",
+                               os.path.join(self.tmp, "x.gsys-rep"), session],
+                              capture_output=True, text=True, timeout=60)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertNotIn("still being recorded", done.stderr)
+
     def test_file_stderr_with_final_newline_gets_no_blank_line(self):
         text = self.run_to_file("printf 'abc\\n' >&2")
         self.assertTrue(text.startswith("abc\ngsys: generated "), repr(text))

@@ -275,6 +275,13 @@ def case_data_warnings():
     for verb, lines in run_every_verb("nsys_notes.gsys-rep", "nsys_notes").items():
         if lines != want_notes:
             fail(f"{verb} on nsys's notes warned {lines}, want {want_notes}")
+    # A DIAGNOSTIC_EVENT that cannot be read (a view without its columns) hides nothing else.
+    broken = report("broken_notes", sound, [
+        "CREATE VIEW DIAGNOSTIC_EVENT AS SELECT 1 AS x",
+        "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET end = start - 7 WHERE rowid = 1"])
+    got = warnings(ok(gsys("stats", "-r", "cuda_gpu_kern_sum", broken), "stats on broken notes"))
+    if len(got) != 1 or "1 kernel ends before it starts" not in got[0]:
+        fail(f"an unreadable DIAGNOSTIC_EVENT changed the other warnings: {got}")
     print("data warnings: one line per kind in every verb and in the summary page's banner, "
           "nsys's notes on its capture included, none for a sound report")
 

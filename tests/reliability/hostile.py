@@ -9,6 +9,8 @@
   metrics_fifo           FIFOs named gpu_metrics.tsv and gpu_metrics_devices.tsv do not hang
                          import (it waited for a writer forever): not read, counted, one warning
                          each
+  marker_fifo            a FIFO or directory named like a stop marker ('PID-N.stopped-disk-full')
+                         is not taken as the capture library's word that a process stopped
   meta_other_owner       a session.meta written by another user cannot choose the output that
                          `gsys import -f true` replaces (root only: chowns the file to nobody)
   meta_output_elsewhere  a session directory of the caller's own (copied from a job, a colleague)
@@ -101,6 +103,21 @@ def case_metrics_fifo():
     if p.returncode != 0 or p.stderr.count("is not a regular file") != 2:
         fail(f"import with FIFO gpu metrics files: {p.returncode} {p.stderr!r}")
     print("import with FIFO gpu metrics files ended, each said not read")
+
+
+def case_marker_fifo():
+    session = real_session("markerfifo")
+    os.mkfifo(os.path.join(session, "4242-1.stopped-disk-full"))
+    os.mkdir(os.path.join(session, "4243-1.stopped-write-error"))
+    p = gsys("import", session, "-o", os.path.join(TMP, "markerfifo2.gsys-rep"), timeout=30)
+    if p.returncode != 0 or "capture stopped early" in p.stderr:
+        fail(f"import with a FIFO and a directory as stop markers: {p.returncode} {p.stderr!r}")
+    db = sqlite3.connect(os.path.join(TMP, "markerfifo2.gsys-rep"))
+    stopped = db.execute("SELECT value FROM GSYS_META WHERE name = 'capture_stopped'").fetchall()
+    db.close()
+    if stopped:
+        fail(f"a FIFO or a directory counted as a stop marker: {stopped}")
+    print("import: a FIFO and a directory named like stop markers are not stop markers")
 
 
 def case_meta_other_owner():

@@ -70,10 +70,12 @@ std::vector<StopMarker> FindStopMarkers(const std::string& dir) {
   for (const auto& e : fs::directory_iterator(dir, ec)) {
     std::string name = e.path().filename().string();
     size_t at = name.find(format::kStopMarkerInfix);
-    if (at == std::string::npos) continue;
+    // The capture library creates markers as empty regular files; a FIFO, link or directory
+    // of that name is not its word that a process stopped.
+    if (at == std::string::npos || !PlainFile(e)) continue;
     StopMarker m{name.substr(0, name.find('-')),
                  name.substr(at + std::strlen(format::kStopMarkerInfix)), ""};
-    if (m.reason == format::kStopReasonDiskReserve && PlainFile(e)) {
+    if (m.reason == format::kStopReasonDiskReserve) {
       std::ifstream in(e.path());
       char line[256] = {};
       in.getline(line, sizeof(line));
@@ -103,7 +105,8 @@ std::vector<std::string> ReadStopReasons(const std::string& session_dir,
                                          const std::set<uint32_t>* pids) {
   std::vector<std::string> out;
   for (const StopMarker& m : FindStopMarkers(session_dir)) {
-    if (pids != nullptr && !pids->count(static_cast<uint32_t>(std::strtoul(m.pid.c_str(), nullptr, 10)))) continue;
+    uint32_t pid = static_cast<uint32_t>(std::strtoul(m.pid.c_str(), nullptr, 10));
+    if (pids != nullptr && !pids->count(pid)) continue;
     std::string reason = m.reason == format::kStopReasonDiskReserve
                              ? DescribeReserveStop(session_dir, m.content)
                              : m.reason;

@@ -99,6 +99,7 @@ int RunWindowJob(const WindowJob& job, const FinalizeHooks& hooks) {
   io.output_path = job.report_path;
   io.window_start_ns = job.start_ns;
   io.window_end_ns = job.end_ns;
+  io.control_counts = job.control_counts;
   auto sum = report::ImportSession(io);
   if (!sum.ok()) {
     std::fprintf(stderr, "gsys: window %d: %s (the raw capture stays in %s)\n", job.index,

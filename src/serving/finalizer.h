@@ -13,10 +13,12 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "common/status.h"
+#include "report/import/importer.h"
 
 namespace gsys::serving {
 
@@ -31,6 +33,8 @@ struct WindowJob {
   bool tree_exited = false;     // the streams are complete: no need to wait for a flush
   bool stats = false;           // `gsys start --stats`: the default stats reports
   std::vector<std::string> exports;  // `gsys start --export`: types written beside the report
+  // The control page's losses since the previous window closed (report::ImportOptions).
+  std::optional<report::ControlCounts> control_counts;
 };
 
 struct FinalizeHooks {

@@ -2,6 +2,7 @@
 #include "serving/live_session.h"
 
 #include <cstdio>
+#include <algorithm>
 #include <filesystem>
 
 #include "launcher/launcher.h"
@@ -163,6 +164,15 @@ void LiveSession::StartFinalizer(int64_t start, int64_t end, const WindowRequest
   job.tree_exited = tree_exited;
   job.stats = request.stats || options_.window_stats;
   job.exports = request.exports.empty() ? options_.window_exports : request.exports;
+  // The session-wide loss counters, as what changed since the previous window closed: every
+  // window report would otherwise repeat the losses of all earlier ones.
+  report::ControlCounts now = report::ReadControlCounts(options_.session_dir);
+  job.control_counts = report::ControlCounts{
+      now.records_after_final_flush - std::min(now.records_after_final_flush,
+                                               reported_counts_.records_after_final_flush),
+      now.processes_unwritable - std::min(now.processes_unwritable,
+                                          reported_counts_.processes_unwritable)};
+  reported_counts_ = now;
   std::fprintf(stderr, "gsys: window %d closed after %.2f s; writing %s\n", windows_,
                static_cast<double>(end - start) / 1e9, job.report_path.c_str());
   Status s = finalizer_.Start(job);

@@ -120,6 +120,7 @@ class LiveSession {
   std::set<std::string> reserved_;  // report paths handed out (not written yet)
   std::string last_report_;
   int windows_ = 0;
+  report::ControlCounts reported_counts_;  // the control page's counts at the last window close
   int range_windows_ = 0;
   int cancelled_ = 0;
 };

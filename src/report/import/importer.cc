@@ -88,11 +88,7 @@ Result<std::vector<StreamEntry>> FindStreams(const std::string& dir,
   return streams;
 }
 
-// The counts the session's control page keeps (format/control_page.h); 0 without a usable page.
-struct ControlCounts {
-  uint64_t records_after_final_flush = 0;
-  uint64_t processes_unwritable = 0;
-};
+}  // namespace
 
 ControlCounts ReadControlCounts(const std::string& dir) {
   std::string path = dir + "/" + format::kControlFileName;
@@ -109,6 +105,8 @@ ControlCounts ReadControlCounts(const std::string& dir) {
   return {page.records_after_final_flush.load(std::memory_order_relaxed),
           page.processes_unwritable.load(std::memory_order_relaxed)};
 }
+
+namespace {
 
 // One pass over every record: the earliest process start (the origin when session.meta is
 // missing), the clock-sync pairs of the session and which streams use ticks.
@@ -293,7 +291,7 @@ Result<ImportSummary> ImportSession(const ImportOptions& options) {
   std::vector<std::unique_ptr<format::StreamFile>> files;
   ImportSummary sum;
   sum.counters[ImportCounter::kSkippedSessionFiles] += skipped_files;
-  ControlCounts control = ReadControlCounts(options.session_dir);
+  ControlCounts control = options.control_counts.value_or(ReadControlCounts(options.session_dir));
   sum.counters[ImportCounter::kRecordsAfterFinalFlush] += control.records_after_final_flush;
   std::vector<std::string> stopped =
       ReadStopReasons(options.session_dir, options.pids ? &*options.pids : nullptr);

@@ -17,6 +17,15 @@
 
 namespace gsys::report {
 
+// The session-wide counts the control page keeps (format/control_page.h).
+struct ControlCounts {
+  uint64_t records_after_final_flush = 0;
+  uint64_t processes_unwritable = 0;
+};
+
+// The control page of `session_dir` now; 0s without a usable page.
+ControlCounts ReadControlCounts(const std::string& session_dir);
+
 struct ImportOptions {
   std::string session_dir;
   std::string output_path;  // the report to create
@@ -31,6 +40,9 @@ struct ImportOptions {
   std::optional<std::set<uint32_t>> pids;
   // GSYS_META entries that replace session.meta's ("output", "output_values").
   std::map<std::string, std::string> meta_overrides;
+  // The control page's counts this report states; unset: the page's own. A live session's
+  // window gives what changed since the previous window, so no loss is reported twice.
+  std::optional<ControlCounts> control_counts;
 };
 
 struct ImportSummary {

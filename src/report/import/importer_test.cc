@@ -9,7 +9,9 @@
 #include <fstream>
 #include <set>
 
+#include "format/control_page.h"
 #include "format/cuda_records.h"
+#include "format/session_files.h"
 #include "format/session_meta.h"
 #include "format/stack_records.h"
 #include "format/stream_builder.h"
@@ -282,6 +284,41 @@ TEST_F(ImporterTest, LostCpuSamplesCountedOncePerProcessInDiagnostics) {
   EXPECT_EQ(Count(db, "SELECT value FROM GSYS_DIAGNOSTICS WHERE name = 'cpu_samples_lost'"
                       " AND severity = 'data_loss'"),
             15);
+}
+
+TEST_F(ImporterTest, ControlCountsComeFromThePageUnlessAWindowGivesItsOwn) {
+  format::StreamBuilder sb = Process(100);
+  WriteStream(100, sb);
+  // A session's control page with losses counted by its processes.
+  format::ControlPage page{};
+  page.magic = format::kControlMagic;
+  page.version = format::kControlVersion;
+  page.records_after_final_flush.store(5);
+  page.processes_unwritable.store(3);
+  {
+    std::ofstream out(dir_ / format::kControlFileName, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(&page), sizeof(page));
+  }
+  EXPECT_EQ(ReadControlCounts(dir_.string()).records_after_final_flush, 5u);
+  auto diag = [&](Database& db, const char* name) {
+    return Count(db, std::string("SELECT coalesce(sum(value), 0) FROM GSYS_DIAGNOSTICS WHERE "
+                                 "name = '") + name + "'");
+  };
+  {
+    Database db = Import();
+    EXPECT_EQ(diag(db, "records_after_final_flush"), 5);
+    EXPECT_EQ(diag(db, "capture_stopped"), 3);
+  }
+  // A live session's later window states only what changed since the previous window.
+  ImportOptions o;
+  o.session_dir = dir_.string();
+  o.output_path = (dir_ / "window2.gsys-rep").string();
+  o.control_counts = ControlCounts{1, 0};
+  ASSERT_TRUE(ImportSession(o).ok());
+  auto db = Database::Open(o.output_path, Database::Mode::kReadOnly);
+  ASSERT_TRUE(db.ok());
+  EXPECT_EQ(diag(*db, "records_after_final_flush"), 1);
+  EXPECT_EQ(diag(*db, "capture_stopped"), 0);
 }
 
 TEST_F(ImporterTest, RefusesExistingReportWithoutForce) {

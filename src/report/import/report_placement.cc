@@ -20,13 +20,13 @@ Status PlaceReport(const std::string& tmp, const std::string& output, bool force
   if (force) {
     std::filesystem::remove(output, ec);
     std::filesystem::rename(tmp, output, ec);
-  } else if (RenameNoReplace(tmp.c_str(), output.c_str()) != 0) {
-    if (errno == EEXIST) {
+  } else if (int err = RenameNoReplace(tmp.c_str(), output.c_str()); err != 0) {
+    if (err == EEXIST) {
       return Error(StatusCode::kIoError, "import: '" + output +
                                              "' appeared while importing (another run wrote "
                                              "it); not replaced (use -f/--force-overwrite true)");
     }
-    ec.assign(errno, std::generic_category());
+    ec.assign(err, std::generic_category());
   }
   if (ec) {
     return Error(StatusCode::kIoError, "import: cannot create '" + output + "': " + ec.message());

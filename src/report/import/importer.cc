@@ -291,7 +291,8 @@ Result<ImportSummary> ImportSession(const ImportOptions& options) {
   std::vector<std::unique_ptr<format::StreamFile>> files;
   ImportSummary sum;
   sum.counters[ImportCounter::kSkippedSessionFiles] += skipped_files;
-  ControlCounts control = options.control_counts.value_or(ReadControlCounts(options.session_dir));
+  ControlCounts control = options.control_counts ? *options.control_counts
+                                                 : ReadControlCounts(options.session_dir);
   sum.counters[ImportCounter::kRecordsAfterFinalFlush] += control.records_after_final_flush;
   std::vector<std::string> stopped =
       ReadStopReasons(options.session_dir, options.pids ? &*options.pids : nullptr);

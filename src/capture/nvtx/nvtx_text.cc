@@ -12,32 +12,7 @@ namespace {
 
 std::atomic<uint64_t> g_truncated{0};
 
-bool IsContinuation(unsigned char c) { return (c & 0xC0) == 0x80; }
-
-// Length of the sequence a lead byte starts (1 for ASCII and for bytes that start nothing).
-size_t SequenceLength(unsigned char c) {
-  if (c >= 0xF0 && c <= 0xF7) return 4;
-  if (c >= 0xE0) return c <= 0xEF ? 3 : 1;
-  if (c >= 0xC0) return 2;
-  return 1;
-}
-
 }  // namespace
-
-size_t Utf8CutLength(const char* s, size_t len, size_t cap) {
-  if (len <= cap) return len;
-  const auto* u = reinterpret_cast<const unsigned char*>(s);
-  // A cut at `cap` splits a character only when byte `cap` continues one that starts at most
-  // 3 bytes before it and does not end before `cap`. Invalid input (stray continuation bytes)
-  // is cut at `cap` as is: there is no character to keep whole.
-  if (!IsContinuation(u[cap])) return cap;
-  for (size_t back = 1; back <= 3 && back <= cap; ++back) {
-    size_t start = cap - back;
-    if (IsContinuation(u[start])) continue;
-    return start + SequenceLength(u[start]) > cap ? start : cap;
-  }
-  return cap;
-}
 
 size_t NvtxTextLength(const char* s, size_t cap, bool* cut) {
   size_t n = strnlen(s, cap + 1);

@@ -10,6 +10,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "common/utf8_cut.h"
+
 namespace gsys::capture {
 
 // Bytes of the NUL-terminated `s` to keep under a cap of `cap` bytes: strlen(s) when it fits,
@@ -17,8 +19,8 @@ namespace gsys::capture {
 // sequence. Reads at most cap + 1 bytes of `s`. `*cut` tells whether bytes were left out.
 size_t NvtxTextLength(const char* s, size_t cap, bool* cut);
 
-// The same boundary rule for a string of known length `len` > `cap`.
-size_t Utf8CutLength(const char* s, size_t len, size_t cap);
+// The same boundary rule for a string of known length: gsys::Utf8CutLength (common/utf8_cut.h).
+using gsys::Utf8CutLength;
 
 // Converts the NUL-terminated wide string `in` to UTF-8 in `out` (room for `cap` bytes, the NUL
 // included; cap >= 1), never splitting a character; code points that are not characters

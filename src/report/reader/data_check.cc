@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "common/one_line.h"
+#include "common/utf8_cut.h"
 #include "report/reader/report_reader.h"
 
 namespace gsys::report {
@@ -147,10 +148,8 @@ Status AddNsysNotes(ReportReader& reader, std::vector<DataProblem>* problems) {
     }
     std::string text = OneLine(raw);
     while (!text.empty() && (text.back() == ' ' || text.back() == '.')) text.pop_back();
-    if (text.size() > kMaxNoteBytes) {  // cut on a UTF-8 character boundary
-      size_t cut = kMaxNoteBytes;
-      while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
-      text = text.substr(0, cut) + "...";
+    if (text.size() > kMaxNoteBytes) {
+      text = text.substr(0, Utf8CutLength(text.data(), text.size(), kMaxNoteBytes)) + "...";
     }
     problems->push_back({1, "nsys noted about its capture: " + text, false});
   }

@@ -1,26 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "common/secret_env.h"
 
-#include <cctype>
+#include "common/strings.h"
 
 namespace gsys {
 namespace {
-
-std::string Upper(std::string_view text) {
-  std::string upper;
-  upper.reserve(text.size());
-  for (char c : text) upper += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return upper;
-}
 
 // Keys of `key=value` parts inside a value (connection strings, query strings) whose value is a
 // secret: Azure's AccountKey/SharedAccessKey/SharedAccessSignature, ODBC's Password/Pwd, a SAS
 // `sig`, an `access_token`/`api_key` query parameter.
 bool IsSecretPartKey(std::string_view key) {
-  std::string k = Upper(key);
-  for (std::string_view word : {"PASSWORD", "PWD", "ACCOUNTKEY", "SHAREDACCESSKEY",
-                                "SHAREDACCESSSIGNATURE", "SIG", "SECRET", "TOKEN",
-                                "ACCESS_TOKEN", "API_KEY", "APIKEY", "KEY"}) {
+  std::string k = ToLower(key);
+  for (std::string_view word : {"password", "pwd", "accountkey", "sharedaccesskey",
+                                "sharedaccesssignature", "sig", "secret", "token",
+                                "access_token", "api_key", "apikey", "key"}) {
     if (k == word) return true;
   }
   return IsSecretVariable(key);
@@ -76,21 +69,21 @@ std::string RedactSecretParts(const std::string& value) {
 }  // namespace
 
 bool IsSecretVariable(std::string_view name) {
-  std::string upper = Upper(name);
-  for (std::string_view word : {"SECRET", "TOKEN", "PASSWORD", "PASSWD", "CREDENTIAL", "KEY",
-                                "PRIVATE", "SIGNATURE", "COOKIE"}) {
-    if (upper.find(word) != std::string::npos) return true;
+  std::string lower = ToLower(name);
+  for (std::string_view word : {"secret", "token", "password", "passwd", "credential", "key",
+                                "private", "signature", "cookie"}) {
+    if (lower.find(word) != std::string::npos) return true;
   }
   // Short words only as a whole '_'-separated part: DB_PASS, MYSQL_PWD, GIT_AUTH, AZURE_SAS,
   // but not PWD/OLDPWD (working directories) as a part of nothing else, nor GIT_AUTHOR_NAME.
-  std::string_view rest = upper;
+  std::string_view rest = lower;
   bool first = true;
   while (true) {
     size_t cut = rest.find('_');
     std::string_view part = rest.substr(0, cut);
     bool alone = first && cut == std::string_view::npos;
-    if (part == "PASS" || part == "AUTH" || part == "AUTHORIZATION" || part == "SAS" ||
-        (part == "PWD" && !alone)) {
+    if (part == "pass" || part == "auth" || part == "authorization" || part == "sas" ||
+        (part == "pwd" && !alone)) {
       return true;
     }
     if (cut == std::string_view::npos) return false;

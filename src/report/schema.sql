@@ -922,7 +922,9 @@ CREATE TABLE GSYS_META (
     -- command_line (the profiled command), host (host name), and, when known, gpu, driver_version,
     -- cuda_version, session_start_utc_ns, capture_start_ns, capture_end_ns, cpu_sampling_method
     -- (-s: "perf_event ..." or "timer-signal ..." with the reason perf_event was not used; one
-    -- per distinct note, separated by " | ").
+    -- per distinct note, separated by " | "), and the capture machine's host_cpu_cores,
+    -- host_cpu_architecture, host_os_description, host_kernel_release and host_utc_offset_s
+    -- (session.meta, format/host_facts.h).
 
     name                        TEXT      NOT NULL   PRIMARY KEY,      -- Key.
     value                       TEXT                                   -- Value, as text.

@@ -34,23 +34,7 @@ void PrintSummary(const report::ImportSummary& sum, double secs, bool quiet) {
                "%llu processes, %.2f s\n", sum.report_path.c_str(), Count(sum.nvtx_events).c_str(),
                Count(sum.osrt_events).c_str(), Count(drops).c_str(),
                static_cast<unsigned long long>(sum.processes), secs);
-  if (sum.cuda_records != 0) {
-    std::fprintf(stderr, "gsys: CUDA: %s kernels, %s memory operations, %s API calls\n",
-                 Count(sum.cuda_kernels).c_str(), Count(sum.cuda_memory_ops).c_str(),
-                 Count(sum.cuda_api_calls).c_str());
-  }
-  if (sum.cublas_calls + sum.cudnn_calls + sum.mpi_calls != 0) {
-    std::fprintf(stderr, "gsys: library calls: %s cuBLAS, %s cuDNN, %s MPI\n",
-                 Count(sum.cublas_calls).c_str(), Count(sum.cudnn_calls).c_str(),
-                 Count(sum.mpi_calls).c_str());
-  }
-  if (sum.gpu_metric_rows != 0) {
-    std::fprintf(stderr, "gsys: GPU metrics: %s samples\n", Count(sum.gpu_metric_rows).c_str());
-  }
-  if (sum.stack_sites != 0 || sum.cpu_samples != 0) {
-    std::fprintf(stderr, "gsys: stacks: %s at traced calls, %s CPU samples\n",
-                 Count(sum.stack_sites).c_str(), Count(sum.cpu_samples).c_str());
-  }
+  for (const auto& line : sum.domain_lines) std::fprintf(stderr, "gsys: %s\n", line.c_str());
   for (const auto& n : sum.notes) std::fprintf(stderr, "gsys: note: %s\n", n.c_str());
   for (const auto& w : sum.warnings) std::fprintf(stderr, "gsys: warning: %s\n", w.c_str());
 }

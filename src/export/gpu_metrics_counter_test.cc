@@ -18,7 +18,6 @@
 
 #include "export/exporter.h"
 #include "report/db/database.h"
-#include "report/import/cuda_schema.h"
 #include "report/reader/schema.h"
 
 namespace gsys::export_ {
@@ -187,7 +186,6 @@ class GpuMetricsCounterTest : public ::testing::Test {
     EXPECT_TRUE(db.ok());
     if (!db.ok()) return path;
     EXPECT_TRUE(report::CreateReportSchema(*db).ok());
-    EXPECT_TRUE(db->Exec(report::kCudaExtraSchemaSql).ok());
     EXPECT_TRUE(db->Exec(sql).ok()) << sql;
     return path;
   }

@@ -14,7 +14,6 @@
 
 #include "export/exporter.h"
 #include "report/db/database.h"
-#include "report/import/cuda_schema.h"
 #include "report/reader/schema.h"
 
 namespace gsys::export_ {
@@ -108,8 +107,8 @@ class MemoryCounterTest : public ::testing::Test {
 
   std::string Path(const std::string& name) const { return (dir_ / name).string(); }
 
-  // A gsys report with `sql` applied after the canonical and CUDA import schemas (the table
-  // itself only when `with_table`).
+  // A gsys report with `sql` applied after the canonical schema (CUDA_GPU_MEMORY_USAGE_EVENTS
+  // only when `with_table`, as an import drops it when empty).
   std::string MakeReport(bool with_table, const std::string& sql) {
     std::string path = Path("report.sqlite");
     Result<report::Database> db =
@@ -117,8 +116,8 @@ class MemoryCounterTest : public ::testing::Test {
     EXPECT_TRUE(db.ok());
     if (!db.ok()) return path;
     EXPECT_TRUE(report::CreateReportSchema(*db).ok());
-    if (with_table) {
-      EXPECT_TRUE(db->Exec(report::kCudaExtraSchemaSql).ok());
+    if (!with_table) {
+      EXPECT_TRUE(db->Exec("DROP TABLE CUDA_GPU_MEMORY_USAGE_EVENTS").ok());
     }
     if (!sql.empty()) {
       EXPECT_TRUE(db->Exec(sql).ok()) << sql;

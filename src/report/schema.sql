@@ -132,6 +132,19 @@ CREATE TABLE TARGET_INFO_CUDA_STREAM (
     flag                        INTEGER   NOT NULL                     -- REFERENCES ENUM_CUPTI_STREAM_TYPE(id)
 );
 
+CREATE TABLE TARGET_INFO_CUDA_CONTEXT_INFO (
+    -- One row per CUDA context (written with the CUDA import).
+
+    nullStreamId                INTEGER   NOT NULL,                    -- Stream ID of the context's NULL stream.
+    hwId                        INTEGER   NOT NULL,                    -- Hardware ID.
+    vmId                        INTEGER   NOT NULL,                    -- VM ID.
+    processId                   INTEGER   NOT NULL,                    -- Process ID.
+    deviceId                    INTEGER   NOT NULL,                    -- Device ID.
+    contextId                   INTEGER   NOT NULL,                    -- Context ID.
+    parentContextId             INTEGER,                               -- For a green context, the context it was created from.
+    isGreenContext              INTEGER                                -- 1 for a green context.
+);
+
 
 -- ================================================================================================
 -- CUDA activity
@@ -243,6 +256,54 @@ CREATE TABLE CUPTI_ACTIVITY_KIND_SYNCHRONIZATION (
     syncType                    INTEGER   NOT NULL,                    -- REFERENCES ENUM_CUPTI_SYNC_TYPE(id)
     eventId                     INTEGER   NOT NULL,                    -- Event ID for which the synchronization API is called.
     eventSyncId                 INTEGER                                -- CUDA Event Sync ID to link the synchronization API to associated event record API.
+);
+
+CREATE TABLE CUPTI_ACTIVITY_KIND_GRAPH_TRACE (
+    -- Whole-graph executions (--cuda-graph-trace=graph).
+
+    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).
+    end                         INTEGER   NOT NULL,                    -- Event end timestamp (ns).
+    deviceId                    INTEGER   NOT NULL,                    -- Device ID.
+    contextId                   INTEGER   NOT NULL,                    -- Context ID.
+    greenContextId              INTEGER,                               -- Green context ID.
+    streamId                    INTEGER   NOT NULL,                    -- Stream ID.
+    correlationId               INTEGER,                               -- REFERENCES CUPTI_ACTIVITY_KIND_RUNTIME(correlationId)
+    globalPid                   INTEGER,                               -- Serialized GlobalId.
+    graphId                     INTEGER   NOT NULL,                    -- Graph ID.
+    graphExecId                 INTEGER   NOT NULL                     -- Graph execution ID.
+);
+
+CREATE TABLE CUDA_GPU_MEMORY_USAGE_EVENTS (
+    -- GPU memory allocations and frees (--cuda-memory-usage=true).
+
+    start                       INTEGER   NOT NULL,                    -- Event timestamp (ns).
+    globalPid                   INTEGER   NOT NULL,                    -- Serialized GlobalId.
+    deviceId                    INTEGER   NOT NULL,                    -- Device ID.
+    contextId                   INTEGER   NOT NULL,                    -- Context ID.
+    address                     INTEGER   NOT NULL,                    -- Virtual address of the allocation.
+    pc                          INTEGER   NOT NULL,                    -- Program counter of the allocation.
+    bytes                       INTEGER   NOT NULL,                    -- Number of bytes allocated or freed.
+    memKind                     INTEGER   NOT NULL,                    -- REFERENCES ENUM_CUDA_MEM_KIND(id)
+    memoryOperationType         INTEGER   NOT NULL,                    -- REFERENCES ENUM_CUDA_DEV_MEM_EVENT_OPER(id)
+    name                        TEXT,                                  -- Variable name, if available.
+    correlationId               INTEGER,                               -- REFERENCES CUPTI_ACTIVITY_KIND_RUNTIME(correlationId)
+    streamId                    INTEGER,                               -- Stream ID.
+    localMemoryPoolAddress      INTEGER,                               -- Base address of the local memory pool.
+    localMemoryPoolReleaseThreshold INTEGER,                           -- Release threshold of the local memory pool (B).
+    localMemoryPoolSize         INTEGER,                               -- Size of the local memory pool (B).
+    localMemoryPoolUtilizedSize INTEGER,                               -- Utilized size of the local memory pool (B).
+    importedMemoryPoolAddress   INTEGER,                               -- Base address of the imported memory pool.
+    importedMemoryPoolProcessId INTEGER                                -- Process ID of the imported memory pool.
+);
+
+CREATE TABLE PROFILER_OVERHEAD (
+    -- Time the profiler itself spent (CUPTI buffer flushes, initialization).
+
+    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).
+    end                         INTEGER   NOT NULL,                    -- Event end timestamp (ns).
+    globalTid                   INTEGER,                               -- Serialized GlobalId.
+    nameId                      INTEGER   NOT NULL,                    -- REFERENCES StringIds(id) -- Overhead event name
+    returnValue                 INTEGER   NOT NULL                     -- Return value of the function call.
 );
 
 CREATE TABLE CUDNN_EVENTS (

@@ -12,7 +12,7 @@
 #include "common/secret_env.h"
 #include "common/strings.h"
 #include "format/host_facts.h"
-#include "report/import/stream_importer.h"
+#include "report/import/process_facts.h"
 
 namespace gsys::report {
 namespace {

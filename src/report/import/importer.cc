@@ -25,16 +25,13 @@
 #include "format/session_meta.h"
 #include "format/stream_reader.h"
 #include "report/import/capture_log.h"
-#include "report/import/cuda_session.h"
 #include "report/import/empty_tables.h"
 #include "report/import/export_metadata.h"
-#include "report/import/gpu_metrics_importer.h"
-#include "report/import/nvtx_domain_filter.h"
+#include "report/import/import_modules.h"
 #include "report/import/progress.h"
 #include "report/import/remove_on_error.h"
 #include "report/import/report_placement.h"
 #include "report/import/report_writer.h"
-#include "report/import/stack_import.h"
 #include "report/import/stream_importer.h"
 #include "report/import/time_text.h"
 #include "report/import/window_filter.h"
@@ -335,65 +332,34 @@ Result<ImportSummary> ImportSession(const ImportOptions& options) {
   SessionTotals totals;
   Progress progress(options.progress, options.output_path, sum.raw_bytes);
   uint64_t done_bytes = 0;
-  // CUDA records live in a second stream per process (capture/cupti); both kinds of stream
-  // pass through StreamImporter, which hands record kinds >= 128 to `cuda`.
-  CudaSessionImport cuda(writer.get(), origin_mono);
-  LibApiImport libapi(writer.get());  // cuBLAS/cuDNN/MPI calls (CPU streams)
-  StackSessionImport stacks(writer.get(), origin_mono, &ticks);
+  ImportContext context{writer.get(), origin_mono, &ticks, options.session_dir, &meta,
+                        &sum.counters};
+  std::vector<std::unique_ptr<ImportModule>> modules = MakeImportModules(context);
+  std::vector<ImportModule*> module_list;
+  for (const auto& m : modules) module_list.push_back(m.get());
+  ModuleTable table(module_list);
   for (size_t i = 0; i < files.size(); ++i) {
     const auto& f = files[i];
     AddStreamStats(f->stats(), &sum.counters);
-    StreamImporter si(writer.get(), origin_mono, &sum.counters, uses_ticks[i] ? &ticks : nullptr,
-                      stacks.Handler(uses_ticks[i], cuda.Handler()));
-    si.set_libapi(&libapi);
+    // A process's CPU stream and its CUDA stream (capture/cupti) both pass through here.
+    StreamImporter si(&table, origin_mono, &sum.counters, uses_ticks[i] ? &ticks : nullptr);
     GSYS_RETURN_IF_ERROR(si.Import(*f));
-    GSYS_RETURN_IF_ERROR(cuda.status());
-    sum.nvtx_events += si.nvtx_rows();
-    sum.osrt_events += si.osrt_rows();
     totals.last_ts = std::max(totals.last_ts, si.last_timestamp());
     const ProcessFacts& p = si.process();
     // A CUDA stream carries no process facts: it must not replace the CPU stream's.
     if (p.pid != 0 && (p.has_start || totals.processes.count(p.pid) == 0)) {
       totals.processes[p.pid] = p;
     }
-    for (const auto& [tid, name] : si.ThreadNames()) totals.thread_names[GlobalTid(p.pid, tid)] = name;
+    for (const auto& [tid, name] : si.ThreadNames()) {
+      totals.thread_names[GlobalTid(p.pid, tid)] = name;
+    }
     for (const auto& w : si.windows()) totals.windows.push_back(w);
     done_bytes += f->size();
     progress.Update(done_bytes);
   }
-  GSYS_RETURN_IF_ERROR(cuda.Finish());
-  GSYS_RETURN_IF_ERROR(libapi.Finish());
-  sum.cublas_calls = libapi.cublas_calls();
-  sum.cudnn_calls = libapi.cudnn_calls();
-  sum.mpi_calls = libapi.mpi_calls();
-  GSYS_ASSIGN_OR_RETURN(GpuMetricsImport gpu_metrics,
-                        ImportGpuMetrics(writer->db(), options.session_dir, origin_mono));
-  sum.gpu_metric_rows = gpu_metrics.rows;
-  sum.counters[ImportCounter::kGpuMetricsUnreadable] += gpu_metrics.unreadable_files;
-  for (auto& w : gpu_metrics.warnings) sum.warnings.push_back(std::move(w));
-  sum.counters[ImportCounter::kUnknownRecords] += libapi.unnamed();
-  sum.counters[ImportCounter::kMalformedRecords] += libapi.malformed();
-  GSYS_RETURN_IF_ERROR(stacks.Finish());
-  sum.stack_sites = stacks.stats().sites;
-  sum.cpu_samples = stacks.stats().samples;
-  sum.notes = stacks.notes();
-  // Counted in GSYS_DIAGNOSTICS (data_loss), so every verb that reads the report warns too.
-  sum.counters[ImportCounter::kCpuSamplesLost] += stacks.stats().lost_samples;
-  if (stacks.stats().lost_samples != 0) {
-    sum.warnings.push_back(std::to_string(stacks.stats().lost_samples) + " cpu_samples_lost");
-  }
-  totals.last_ts = std::max(totals.last_ts, cuda.last_timestamp());
-  if (const CudaImportStats* cs = cuda.stats()) {
-    sum.cuda_records = cuda.records();
-    sum.cuda_kernels = cs->kernels;
-    sum.cuda_api_calls = cs->api;
-    sum.cuda_memory_ops = cs->memcpys + cs->memsets;
-    if (cs->dropped_by_cupti != 0) {
-      sum.warnings.push_back(std::to_string(cs->dropped_by_cupti) + " cuda_dropped_records");
-    }
-    if (!cs->other_subscriber.empty()) {
-      sum.warnings.push_back("cuda_other_cupti_client (" + cs->other_subscriber + ")");
-    }
+  for (ImportModule* m : module_list) {
+    GSYS_RETURN_IF_ERROR(m->Finish(&sum));
+    totals.last_ts = std::max(totals.last_ts, m->last_timestamp());
   }
   // The window to keep, session-relative (window_filter.h: range windows snap to their records).
   // session.meta is untrusted: its origin may be any 64-bit value (fuzz/session_import_fuzzer).
@@ -406,15 +372,6 @@ Result<ImportSummary> ImportSession(const ImportOptions& options) {
     totals.last_ts = std::min(totals.last_ts, SaturatingAdd(window_end, origin_mono));
     meta["capture_window_start_ns"] = std::to_string(window_start);
     meta["capture_window_end_ns"] = std::to_string(window_end);
-  }
-  if (meta.count("nvtx_domain_include") || meta.count("nvtx_domain_exclude")) {
-    GSYS_RETURN_IF_ERROR(writer->FlushPending());
-    auto list = [&](const char* key) {
-      auto it = meta.find(key);
-      return it == meta.end() || it->second.empty() ? std::vector<std::string>{} : Split(it->second, ',');
-    };
-    GSYS_RETURN_IF_ERROR(FilterNvtxDomains(writer->db(), list("nvtx_domain_include"),
-                                           list("nvtx_domain_exclude"), &sum));
   }
   sum.processes = totals.processes.size();
   sum.threads = totals.thread_names.size();

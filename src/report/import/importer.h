@@ -61,6 +61,9 @@ struct ImportSummary {
   ImportCounters counters;
   // One line per data-loss/error counter that is non-zero ("12 dropped_records").
   std::vector<std::string> warnings;
+  // One end-of-run line per import domain that has data ("CUDA: 3 kernels, ..."), in
+  // registry order (import_modules.cc).
+  std::vector<std::string> domain_lines;
   // Things to tell the user that are not data loss (how CPU samples were taken, ...).
   std::vector<std::string> notes;
   // Why capture stopped early, one per process that did ("capture stopped early in process

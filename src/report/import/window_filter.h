@@ -12,7 +12,7 @@
 #include "common/status.h"
 #include "report/db/database.h"
 #include "report/import/importer.h"
-#include "report/import/stream_importer.h"
+#include "report/import/process_facts.h"
 
 namespace gsys::report {
 

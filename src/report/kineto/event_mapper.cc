@@ -3,8 +3,8 @@
 #include "report/kineto/event_mapper.h"
 
 #include "common/saturating.h"
-#include "report/import/cuda_names.h"
-#include "report/import/stream_importer.h"
+#include "report/import/cuda/cuda_names.h"
+#include "report/import/process_facts.h"
 #include "report/kineto/kineto_names.h"
 
 namespace gsys::report::kineto {

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "common/saturating.h"
-#include "report/import/stream_importer.h"
+#include "report/import/process_facts.h"
 #include "report/kineto/event_mapper.h"
 #include "report/kineto/kineto_names.h"
 #include "report/kineto/number_text.h"

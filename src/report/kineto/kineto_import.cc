@@ -16,7 +16,7 @@
 #include "report/import/export_metadata.h"
 #include "report/import/progress.h"
 #include "report/import/report_writer.h"
-#include "report/import/stream_importer.h"
+#include "report/import/process_facts.h"
 #include "report/kineto/trace_input.h"
 
 namespace gsys::report::kineto {

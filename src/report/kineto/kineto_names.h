@@ -44,7 +44,7 @@ int64_t ParseMemsetKind(std::string_view name);
 // ENUM_CUPTI_SYNC_TYPE; 0 unknown.
 int64_t ParseSyncKind(std::string_view kind);
 // A kernel name as nsys and gsys's demangler spell it: CUPTI's "(anonymous namespace)" is
-// "<unnamed>" there (report/import/cuda_names.h), so one kernel has one name in every report.
+// "<unnamed>" there (report/import/cuda/cuda_names.h), so one kernel has one name in every report.
 std::string NsysKernelName(std::string_view kineto_name);
 
 // Bytes per element of a torch dtype name ("Float" 4, "BFloat16" 2); nullopt when unknown.

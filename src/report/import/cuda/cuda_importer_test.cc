@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Synthetic CUDA records through CudaImporter into a fresh report schema.
-#include "report/import/cuda_importer.h"
+#include "report/import/cuda/cuda_importer.h"
 
 #include <gtest/gtest.h>
 

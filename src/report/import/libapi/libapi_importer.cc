@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "report/import/libapi_importer.h"
+#include "report/import/libapi/libapi_importer.h"
 
 #include "format/libapi_records.h"
-#include "report/import/stream_importer.h"
+#include "common/strings.h"
 
 namespace gsys::report {
 namespace {
@@ -49,8 +49,9 @@ MpiTable MpiTableOf(MpiCategory category) {
 
 }  // namespace
 
-Status LibApiImport::OnRecord(uint32_t pid, const format::RecordView& r,
-                              const std::function<int64_t(int64_t)>& rel) {
+Status LibApiImport::OnRecord(StreamContext& stream, const format::RecordView& r) {
+  uint32_t pid = stream.pid();
+  auto rel = [&stream](int64_t t) { return stream.Rel(t); };
   if (r.kind == format::kLibApiName) {
     format::LibApiNameBody b;
     std::string_view name;
@@ -104,7 +105,7 @@ Status LibApiImport::WriteCall(const Call& c, int64_t name_id) {
   return s.Reset();
 }
 
-Status LibApiImport::EndStream() {
+Status LibApiImport::EndStream(StreamContext& /*stream*/) {
   std::unordered_map<uint64_t, int64_t, SeededHash> ids;
   for (const Call& c : pending_) {
     const uint64_t key = NameKey(c.library, c.function);
@@ -132,7 +133,21 @@ Status LibApiImport::EndStream() {
   return OkStatus();
 }
 
-Status LibApiImport::Finish() {
+Status LibApiImport::Finish(ImportSummary* summary) {
+  summary->cublas_calls = cublas_;
+  summary->cudnn_calls = cudnn_;
+  summary->mpi_calls = mpi_;
+  summary->counters[ImportCounter::kUnknownRecords] += unnamed_;
+  summary->counters[ImportCounter::kMalformedRecords] += malformed_;
+  if (cublas_ + cudnn_ + mpi_ != 0) {
+    auto n = [](uint64_t v) { return GroupThousands(std::to_string(v)); };
+    summary->domain_lines.push_back("library calls: " + n(cublas_) + " cuBLAS, " + n(cudnn_) +
+                                    " cuDNN, " + n(mpi_) + " MPI");
+  }
+  return AttributeKernels();
+}
+
+Status LibApiImport::AttributeKernels() {
   if (cublas_ + cudnn_ == 0) return OkStatus();
   Database& db = writer_->db();
   GSYS_RETURN_IF_ERROR(db.Exec(

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The session's GPU metrics files into GSYS_GPU_METRICS: current, headerless (version 1) and
 // unreadable versions.
-#include "report/import/gpu_metrics_importer.h"
+#include "report/import/gpu_metrics/gpu_metrics_importer.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -34,10 +34,10 @@ class GpuMetricsImporterTest : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(dir_); }
   void Write(const char* name, const std::string& text) { std::ofstream(dir_ / name) << text; }
-  GpuMetricsImport Import() {
+  GpuMetricsFiles Import() {
     auto r = ImportGpuMetrics(*db_, dir_.string(), kOrigin);
     EXPECT_TRUE(r.ok()) << r.status().message();
-    return r.ok() ? *r : GpuMetricsImport{};
+    return r.ok() ? *r : GpuMetricsFiles{};
   }
   int64_t Count(const std::string& table) {
     auto n = db_->QueryInt("SELECT count(*) FROM " + table);
@@ -62,7 +62,7 @@ TEST_F(GpuMetricsImporterTest, CurrentVersionImportsSamplesAndDevices) {
                                   fmt::FormatGpuMetricsSample(Sample(3000, 1)) + "4000\t0\t1");
   Write(fmt::kGpuMetricsDevicesFile, fmt::GpuMetricsHeader(fmt::kGpuMetricsDevicesKind) +
                                          fmt::FormatGpuMetricsDevice({0, "GPU A", "GPU-a"}));
-  GpuMetricsImport r = Import();
+  GpuMetricsFiles r = Import();
   EXPECT_EQ(r.rows, 2u);  // the cut last line is skipped
   EXPECT_EQ(r.unreadable_files, 0u);
   EXPECT_TRUE(r.warnings.empty());
@@ -82,7 +82,7 @@ TEST_F(GpuMetricsImporterTest, HeaderlessFilesOfOlderSessionsAreVersionOne) {
         "2000\t0\t1\t2\t3\t4\t5\t6\t7\t8\t9\t10\n" +  // before NVLink/GPM: 12 fields
             fmt::FormatGpuMetricsSample(Sample(3000, 0)));
   Write(fmt::kGpuMetricsDevicesFile, "0\tGPU A\tGPU-a\n");
-  GpuMetricsImport r = Import();
+  GpuMetricsFiles r = Import();
   EXPECT_EQ(r.rows, 2u);
   EXPECT_EQ(r.unreadable_files, 0u);
   EXPECT_EQ(Count("GSYS_GPU_METRICS_DEVICES"), 1);
@@ -93,7 +93,7 @@ TEST_F(GpuMetricsImporterTest, UnknownVersionIsCountedAndNotRead) {
         fmt::GpuMetricsHeader(fmt::kGpuMetricsKind, fmt::kGpuMetricsVersion + 1) +
             fmt::FormatGpuMetricsSample(Sample(2000, 0)));
   Write(fmt::kGpuMetricsDevicesFile, "#something-else\t1\n0\tGPU A\tGPU-a\n");
-  GpuMetricsImport r = Import();
+  GpuMetricsFiles r = Import();
   EXPECT_EQ(r.rows, 0u);
   EXPECT_EQ(r.unreadable_files, 2u);
   ASSERT_EQ(r.warnings.size(), 2u);
@@ -106,7 +106,7 @@ TEST_F(GpuMetricsImporterTest, UnknownVersionIsCountedAndNotRead) {
 }
 
 TEST_F(GpuMetricsImporterTest, NoFilesNoRows) {
-  GpuMetricsImport r = Import();
+  GpuMetricsFiles r = Import();
   EXPECT_EQ(r.rows, 0u);
   EXPECT_EQ(r.unreadable_files, 0u);
 }

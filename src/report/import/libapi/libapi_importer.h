@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// LibApiImport: the library API call records of a session (format/libapi_records.h) into
+// LibApiImport, the library-calls import module: the library API call records (kinds 96..111,
+// format/libapi_records.h) into
 // nsys's CUBLAS_EVENTS / CUDNN_EVENTS (eventClass 29 / 28) and MPI tables, and the kernels
 // launched inside cuBLAS/cuDNN calls into GSYS_LIBRARY_KERNELS.
 //
@@ -10,7 +11,7 @@
 // ends at or after it (calls into one library do not nest: capture does not patch the
 // libraries' own imports).
 //
-// Threading: one thread, driven by StreamImporter (records) and ImportSession (Finish).
+// Threading: one thread, like the import.
 #pragma once
 
 #include <cstdint>
@@ -24,27 +25,23 @@
 #include "common/status.h"
 #include "format/libapi_records.h"
 #include "format/stream_reader.h"
-#include "report/import/report_writer.h"
+#include "report/import/import_module.h"
 
 namespace gsys::report {
 
-class LibApiImport {
+class LibApiImport : public ImportModule {
  public:
-  explicit LibApiImport(ReportWriter* writer) : writer_(writer) {}
+  explicit LibApiImport(const ImportContext& context) : writer_(context.writer) {}
 
-  // One record of kinds 96..111; `rel` maps a stream timestamp to session-relative ns.
-  Status OnRecord(uint32_t pid, const format::RecordView& r,
-                  const std::function<int64_t(int64_t)>& rel);
+  const char* name() const override { return "libapi"; }
+  bool Owns(format::RecordKind kind) const override {
+    return kind >= format::RecordKind::kLibApiFirst && kind <= format::RecordKind::kLibApiLast;
+  }
+  Status OnRecord(StreamContext& stream, const format::RecordView& r) override;
   // Names and writes the rows of the stream just read.
-  Status EndStream();
-  // Kernel attribution over the whole report (after the CUDA rows are written).
-  Status Finish();
-
-  uint64_t cublas_calls() const { return cublas_; }
-  uint64_t cudnn_calls() const { return cudnn_; }
-  uint64_t mpi_calls() const { return mpi_; }
-  uint64_t unnamed() const { return unnamed_; }
-  uint64_t malformed() const { return malformed_; }
+  Status EndStream(StreamContext& stream) override;
+  // Kernel attribution over the whole report (after the CUDA rows are written: registry order).
+  Status Finish(ImportSummary* summary) override;
 
  private:
   struct Call {
@@ -54,6 +51,7 @@ class LibApiImport {
     bool mpi;
     format::MpiCallBody body;  // valid when mpi
   };
+  Status AttributeKernels();
   Status WriteCall(const Call& c, int64_t name_id);
   Status WriteMpi(const Call& c, int64_t name_id);
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "report/import/elf_symbols.h"
+#include "report/import/stacks/elf_symbols.h"
 
 #include <elf.h>
 #include <fcntl.h>

@@ -13,7 +13,7 @@
 
 namespace gsys::report {
 
-struct GpuMetricsImport {
+struct GpuMetricsFiles {
   uint64_t rows = 0;  // GSYS_GPU_METRICS rows written (0 when the session has no samples)
   // Files of a version this gsys does not read (a newer gsys, a damaged header): not imported,
   // each with one line in `warnings`.
@@ -21,7 +21,7 @@ struct GpuMetricsImport {
   std::vector<std::string> warnings;
 };
 
-Result<GpuMetricsImport> ImportGpuMetrics(Database& db, const std::string& session_dir,
+Result<GpuMetricsFiles> ImportGpuMetrics(Database& db, const std::string& session_dir,
                                           int64_t origin_ns);
 
 }  // namespace gsys::report

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "report/import/gpu_metrics_importer.h"
+#include "report/import/gpu_metrics/gpu_metrics_importer.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -20,7 +20,7 @@ namespace {
 // in `out`). `*first` holds the first line when it is data (a version-1 file without header).
 bool OpenSideFile(const std::string& dir, const char* name, const char* kind, std::ifstream* in,
                   format::GpuMetricsFileVersion* version, std::string* first,
-                  GpuMetricsImport* out) {
+                  GpuMetricsFiles* out) {
   // O_NONBLOCK and O_NOFOLLOW, then a regular file only: a FIFO at this name in a hostile
   // session directory hung the import, a link to /dev/zero would read one endless line.
   std::string path = dir + "/" + name;
@@ -56,7 +56,7 @@ bool OpenSideFile(const std::string& dir, const char* name, const char* kind, st
   return true;
 }
 
-Status ImportDevices(Database& db, const std::string& dir, GpuMetricsImport* out) {
+Status ImportDevices(Database& db, const std::string& dir, GpuMetricsFiles* out) {
   std::ifstream in;
   format::GpuMetricsFileVersion version;
   std::string line;
@@ -80,9 +80,9 @@ Status ImportDevices(Database& db, const std::string& dir, GpuMetricsImport* out
 
 }  // namespace
 
-Result<GpuMetricsImport> ImportGpuMetrics(Database& db, const std::string& session_dir,
+Result<GpuMetricsFiles> ImportGpuMetrics(Database& db, const std::string& session_dir,
                                           int64_t origin_ns) {
-  GpuMetricsImport out;
+  GpuMetricsFiles out;
   GSYS_RETURN_IF_ERROR(ImportDevices(db, session_dir, &out));
   std::ifstream in;
   format::GpuMetricsFileVersion version;

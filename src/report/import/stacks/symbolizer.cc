@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "report/import/symbolizer.h"
+#include "report/import/stacks/symbolizer.h"
 
 #include <cxxabi.h>
 #include <dlfcn.h>

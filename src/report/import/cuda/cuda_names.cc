@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "report/import/cuda_names.h"
+#include "report/import/cuda/cuda_names.h"
 
 #include <cxxabi.h>
 

@@ -3,7 +3,7 @@
 // (used where libdw is missing) names this binary's functions and libc's, agrees with libdw
 // where libdw is installed, and refuses a module whose build id changed; the vDSO is named from
 // this process's own image when the build ids agree.
-#include "report/import/symbolizer.h"
+#include "report/import/stacks/symbolizer.h"
 
 #include <dlfcn.h>
 #include <gtest/gtest.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// StackSessionImport: the stack records of a session (format/stack_records.h) -> nsys's
-// CUDA_CALLCHAINS, OSRT_CALLCHAINS, COMPOSITE_EVENTS and SAMPLING_CALLCHAINS, plus
-// GSYS_PYTHON_CALLCHAINS. Records are collected per process while the streams are decoded;
+// StackImport, the stacks import module: the stack records (kinds 112..127,
+// format/stack_records.h) -> nsys's CUDA_CALLCHAINS, OSRT_CALLCHAINS, COMPOSITE_EVENTS,
+// SAMPLING_CALLCHAINS and SCHED_EVENTS, plus GSYS_PYTHON_CALLCHAINS. Records are collected per process while the streams are decoded;
 // Finish() symbolizes each process's addresses with its own module map (symbolizer.h), dedups
 // identical stacks into one callchain id (ids are unique across the *_CALLCHAINS tables), and
 // sets callchainId on the API rows the stacks belong to: CUDA API rows by (process,
@@ -17,9 +17,8 @@
 #include <vector>
 
 #include "common/status.h"
-#include "report/import/report_writer.h"
-#include "report/import/stream_importer.h"
-#include "report/import/symbolizer.h"
+#include "report/import/import_module.h"
+#include "report/import/stacks/symbolizer.h"
 #include "report/import/tick_clock.h"
 
 namespace gsys::report {
@@ -29,15 +28,23 @@ struct StackImportStats {
            frames = 0, python_frames = 0, lost_samples = 0, switches = 0;
 };
 
-class StackSessionImport {
+class StackImport : public ImportModule {
  public:
-  StackSessionImport(ReportWriter* writer, int64_t origin, const TickClock* ticks)
-      : writer_(writer), origin_(origin), ticks_(ticks) {}
+  explicit StackImport(const ImportContext& context)
+      : writer_(context.writer), origin_(context.origin), ticks_(context.ticks),
+        counters_(context.counters) {}
 
-  // The handler for one stream: stack kinds are taken here, every other kind goes to `next`.
-  // `uses_ticks`: the stream's timestamps are ticks of `ticks`.
-  ForeignRecordHandler Handler(bool uses_ticks, ForeignRecordHandler next);
-  Status Finish();
+  const char* name() const override { return "stacks"; }
+  bool Owns(format::RecordKind kind) const override {
+    auto k = static_cast<uint16_t>(kind);
+    return k >= 112 && k <= 127;
+  }
+  Status OnRecord(StreamContext& stream, const format::RecordView& r) override {
+    Add(r, stream.pid(), stream.uses_ticks());
+    return OkStatus();
+  }
+  // Runs after the CUDA and OS-runtime rows are written (registry order).
+  Status Finish(ImportSummary* summary) override;
 
   const StackImportStats& stats() const { return stats_; }
   // One line per thing the user should know (sampling method, why something was off).
@@ -66,7 +73,9 @@ class StackSessionImport {
     uint64_t ip;
   };
 
-  bool Add(const format::RecordView& r, uint32_t pid, bool uses_ticks);
+  void Add(const format::RecordView& r, uint32_t pid, bool uses_ticks);
+  Status WriteAll();
+  void Malformed() { ++(*counters_)[ImportCounter::kMalformedRecords]; }
   std::map<uint32_t, uint64_t> lost_by_pid_;  // the largest lost-samples total per process
   int64_t Rel(int64_t t, bool uses_ticks) const {
     return SaturatingSub(uses_ticks && ticks_ != nullptr ? ticks_->ToNs(t) : t, origin_);
@@ -82,6 +91,7 @@ class StackSessionImport {
   ReportWriter* writer_;
   int64_t origin_;
   const TickClock* ticks_;
+  ImportCounters* counters_;
   std::map<uint32_t, std::map<uint64_t, LoadedModule>> modules_;  // pid -> start -> module
   std::vector<Site> sites_;
   std::vector<Sample> samples_;

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "report/import/stack_import.h"
+#include "report/import/stacks/stack_import.h"
 
 #include <algorithm>
 #include <cstring>
 #include <string_view>
 #include <unordered_map>
 
+#include "common/strings.h"
 #include "format/stack_records.h"
 
 namespace gsys::report {
@@ -30,26 +31,18 @@ std::vector<uint64_t> Frames(const format::RecordView& r, size_t body, uint32_t 
 
 }  // namespace
 
-ForeignRecordHandler StackSessionImport::Handler(bool uses_ticks, ForeignRecordHandler next) {
-  return [this, uses_ticks, next](const ProcessFacts& p, const format::RecordView& r) {
-    uint16_t k = static_cast<uint16_t>(r.kind);
-    if (k >= 112 && k <= 127) return Add(r, p.pid, uses_ticks);
-    return next ? next(p, r) : false;
-  };
-}
-
-bool StackSessionImport::Add(const format::RecordView& r, uint32_t pid, bool uses_ticks) {
+void StackImport::Add(const format::RecordView& r, uint32_t pid, bool uses_ticks) {
   if (r.kind == format::kStackModule) {
     format::StackModuleBody b;
     std::string_view path, id;
     if (!r.Body(&b) || !r.Text(sizeof(b), 0, b.path_len, &path) ||
         !r.Text(sizeof(b), b.path_len, b.build_id_len, &id)) {
-      return true;
+      return Malformed();
     }
     modules_[pid][b.start] = LoadedModule{b.bias, b.start, b.end, std::string(path), std::string(id)};
   } else if (r.kind == format::kStackSite) {
     format::StackSiteBody b;
-    if (!r.Body(&b)) return true;
+    if (!r.Body(&b)) return Malformed();
     Site s{pid, r.tid, b.site, b.key, Frames(r, sizeof(b), b.frames), {}};
     std::string_view py;
     if (b.python_len != 0 && r.Text(sizeof(b), b.frames * 8u, b.python_len, &py)) s.python = py;
@@ -58,19 +51,19 @@ bool StackSessionImport::Add(const format::RecordView& r, uint32_t pid, bool use
     ++stats_.sites;
   } else if (r.kind == format::kStackSample) {
     format::StackSampleBody b;
-    if (!r.Body(&b)) return true;
+    if (!r.Body(&b)) return Malformed();
     samples_.push_back(Sample{pid, b.tid, b.cpu, Rel(b.timestamp, uses_ticks), Frames(r, sizeof(b), b.frames)});
     ++stats_.samples;
   } else if (r.kind == format::kStackSwitch) {
     format::StackSwitchBody b;
-    if (!r.Body(&b)) return true;
+    if (!r.Body(&b)) return Malformed();
     switches_.push_back(Switch{pid, b.tid, b.cpu, Rel(b.timestamp, false), b.sched_in != 0,
                                (b.flags & format::kSwitchPreempted) != 0});
     ++stats_.switches;
   } else if (r.kind == format::kStackNotice) {
     format::StackNoticeBody b;
     std::string_view text;
-    if (!r.Body(&b)) return true;
+    if (!r.Body(&b)) return Malformed();
     if (b.notice == static_cast<uint32_t>(format::StackNotice::kSamplesLost)) {
       // Each notice carries the process's total so far (capture/stack/sampler.cc): count what
       // it adds to the largest total seen for that process, not the total again.
@@ -78,7 +71,7 @@ bool StackSessionImport::Add(const format::RecordView& r, uint32_t pid, bool use
       uint64_t total = std::max(seen, static_cast<uint64_t>(std::max<int64_t>(b.value, 0)));
       stats_.lost_samples += total - seen;
       seen = total;
-      return true;
+      return;
     }
     if (r.Text(sizeof(b), 0, b.text_len, &text)) {
       std::string note(text);
@@ -88,10 +81,9 @@ bool StackSessionImport::Add(const format::RecordView& r, uint32_t pid, bool use
       if (!seen) notes_.push_back(note);
     }
   }
-  return true;
 }
 
-Result<std::vector<StackSessionImport::Frame>> StackSessionImport::Resolve(
+Result<std::vector<StackImport::Frame>> StackImport::Resolve(
     Symbolizer& sym, const std::vector<uint64_t>& frames, bool leaf_is_pc) {
   std::vector<Frame> out;
   out.reserve(frames.size());
@@ -107,7 +99,7 @@ Result<std::vector<StackSessionImport::Frame>> StackSessionImport::Resolve(
   return out;
 }
 
-Status StackSessionImport::WriteSwitches() {
+Status StackImport::WriteSwitches() {
   // ENUM_SAMPLING_THREAD_STATE: 1 Running (switched in, or preempted while runnable), 2
   // Interruptible (switched out to wait).
   GSYS_ASSIGN_OR_RETURN(Statement st, writer_->db().Prepare(
@@ -125,7 +117,23 @@ Status StackSessionImport::WriteSwitches() {
   return OkStatus();
 }
 
-Status StackSessionImport::Finish() {
+Status StackImport::Finish(ImportSummary* summary) {
+  GSYS_RETURN_IF_ERROR(WriteAll());
+  summary->stack_sites = stats_.sites;
+  summary->cpu_samples = stats_.samples;
+  for (const auto& n : notes_) summary->notes.push_back(n);
+  // Counted in GSYS_DIAGNOSTICS (data_loss), so every verb that reads the report warns too.
+  summary->counters[ImportCounter::kCpuSamplesLost] += stats_.lost_samples;
+  if (stats_.sites != 0 || stats_.samples != 0) {
+    summary->domain_lines.push_back("stacks: " + GroupThousands(std::to_string(stats_.sites)) +
+                                    " at traced calls, " +
+                                    GroupThousands(std::to_string(stats_.samples)) +
+                                    " CPU samples");
+  }
+  return OkStatus();
+}
+
+Status StackImport::WriteAll() {
   GSYS_RETURN_IF_ERROR(WriteSwitches());
   if (sites_.empty() && samples_.empty()) return OkStatus();
   for (auto& [pid, mods] : modules_) {
@@ -139,7 +147,7 @@ Status StackSessionImport::Finish() {
   return WriteSamples();
 }
 
-Status StackSessionImport::WritePython(int64_t id, const std::string& python) {
+Status StackImport::WritePython(int64_t id, const std::string& python) {
   Database& db = writer_->db();
   GSYS_ASSIGN_OR_RETURN(Statement st, db.Prepare("INSERT INTO GSYS_PYTHON_CALLCHAINS(id, stackDepth,"
                                                  " frameId, fileId, line, functionId) VALUES(?,?,?,?,?,?)"));
@@ -169,7 +177,7 @@ Status StackSessionImport::WritePython(int64_t id, const std::string& python) {
   return OkStatus();
 }
 
-Status StackSessionImport::WriteSites() {
+Status StackImport::WriteSites() {
   Database& db = writer_->db();
   GSYS_RETURN_IF_ERROR(db.Exec(
       "CREATE TEMP TABLE gsys_stack_cuda(gpid INTEGER, corr INTEGER, cc INTEGER,"
@@ -234,7 +242,7 @@ Status StackSessionImport::WriteSites() {
   return db.Exec("DROP TABLE gsys_stack_cuda; DROP TABLE gsys_stack_osrt");
 }
 
-Status StackSessionImport::WriteSamples() {
+Status StackImport::WriteSamples() {
   Database& db = writer_->db();
   GSYS_ASSIGN_OR_RETURN(Statement ev, db.Prepare("INSERT INTO COMPOSITE_EVENTS(id, start, cpu,"
                                                  " threadState, globalTid, cpuCycles) VALUES(?,?,?,?,?,0)"));

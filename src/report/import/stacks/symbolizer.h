@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "common/seeded_hash.h"
-#include "report/import/elf_symbols.h"
+#include "report/import/stacks/elf_symbols.h"
 
 namespace gsys::report {
 

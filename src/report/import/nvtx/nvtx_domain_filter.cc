@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "report/import/nvtx_domain_filter.h"
+#include "report/import/nvtx/nvtx_domain_filter.h"
 
 namespace gsys::report {
 namespace {

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "format/cuda_records.h"
-#include "report/import/cuda_importer.h"
+#include "report/import/cuda/cuda_importer.h"
 #include "report/import/tick_clock.h"
 
 namespace gsys::report {

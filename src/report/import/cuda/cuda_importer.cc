@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "report/import/cuda_importer.h"
+#include "report/import/cuda/cuda_importer.h"
 
 #include <string>
 
 #include "format/cuda_records.h"
-#include "report/import/cuda_names.h"
-#include "report/import/cuda_schema.h"
+#include "report/import/cuda/cuda_names.h"
 #include "report/import/tick_clock.h"
 
 namespace gsys::report {
@@ -75,7 +74,6 @@ std::string_view OverheadName(uint32_t kind) {
 CudaImporter::~CudaImporter() = default;
 
 Status CudaImporter::Begin() {
-  GSYS_RETURN_IF_ERROR(db_->Exec(kCudaExtraSchemaSql));
   struct {
     std::unique_ptr<Statement>* stmt;
     const char* sql;

@@ -22,7 +22,7 @@
 #include "format/stream_builder.h"
 #include "report/db/database.h"
 #include "report/import/importer.h"
-#include "report/import/symbolizer.h"
+#include "report/import/stacks/symbolizer.h"
 #include "report/reader/report_reader.h"
 
 // Functions the synthetic stacks point into (C names: the symbolizer demangles C++ ones).

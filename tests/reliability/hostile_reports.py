@@ -32,6 +32,10 @@ writes, and checks that gsys ends, says what it cannot trust, and invents nothin
                         20 MB string per read (a 600 KB file kept export -t csv busy for minutes
                         at 800 MB and growing): stats, analyze, summary, recipe and every export
                         refuse it with one line, write nothing
+  diff_special_files    recipe output directories given to `recipe diff` whose files.csv or
+                        all_stats.csv is a FIFO, a link to /dev/zero or a directory: diff ends with
+                        one line naming the file, exit non-zero, no output (it waited for a writer
+                        or read /dev/zero until memory ran out); a link to a real file still reads
 
 A generous timeout catches hangs; nothing is timed.
 
@@ -375,6 +379,36 @@ def case_csv_formulas():
         fail(f"recipe diff of neutralised vs raw output: {status}")
     print("csv/tsv: formula-like names prefixed with ', numbers unchanged, raw modes as they are,"
           " recipe diff reads them back")
+
+
+def case_diff_special_files():
+    def build(r):
+        r.kernel(1000, 1050, "k")
+        return r
+    path = report("diffsrc", build)
+    good = os.path.join(TMP, "good")
+    ok(gsys("recipe", "cuda_gpu_kern_sum", "-q", "--output", good, path), "recipe")
+    for name in ("files.csv", "all_stats.csv"):
+        for kind in ("fifo", "zero", "dir"):
+            bad = os.path.join(TMP, f"bad_{kind}_{name}")
+            subprocess.run(["cp", "-r", good, bad], check=True)
+            target = os.path.join(bad, name)
+            os.unlink(target)
+            {"fifo": os.mkfifo, "dir": os.mkdir,
+             "zero": lambda t: os.symlink("/dev/zero", t)}[kind](target)
+            out = os.path.join(TMP, f"out_{kind}_{name}")
+            p = gsys("recipe", "diff", "-q", "--output", out, good, bad, timeout=60)
+            lines = [line for line in p.stderr.splitlines() if line.strip()]
+            if p.returncode == 0 or len(lines) != 1 or "not a regular file" not in p.stderr \
+                    or name not in p.stderr or os.path.exists(out):
+                fail(f"diff with {kind} {name}: {p.returncode} {p.stderr!r}")
+    linked = os.path.join(TMP, "linked")
+    subprocess.run(["cp", "-r", good, linked], check=True)
+    os.rename(os.path.join(linked, "all_stats.csv"), os.path.join(TMP, "real.csv"))
+    os.symlink(os.path.join(TMP, "real.csv"), os.path.join(linked, "all_stats.csv"))
+    ok(gsys("recipe", "diff", "-q", "--output", os.path.join(TMP, "out_linked"), good, linked),
+       "recipe diff through a link to a real file")
+    print("recipe diff: FIFO, /dev/zero and directory files refused with one line; links read")
 
 
 def case_schema_statements():

@@ -36,6 +36,10 @@ writes, and checks that gsys ends, says what it cannot trust, and invents nothin
                         all_stats.csv is a FIFO, a link to /dev/zero or a directory: diff ends with
                         one line naming the file, exit non-zero, no output (it waited for a writer
                         or read /dev/zero until memory ran out); a link to a real file still reads
+  swapped_report        a report name in a shared directory that keeps flipping between a real
+                        report and a FIFO: no `gsys stats` hangs (the name was checked, then
+                        opened again by the header check and by SQLite: a FIFO swapped in between
+                        made the open wait for a writer for good, 1 run in 4 to 30)
 
 A generous timeout catches hangs; nothing is timed.
 
@@ -409,6 +413,37 @@ def case_diff_special_files():
     ok(gsys("recipe", "diff", "-q", "--output", os.path.join(TMP, "out_linked"), good, linked),
        "recipe diff through a link to a real file")
     print("recipe diff: FIFO, /dev/zero and directory files refused with one line; links read")
+
+
+def case_swapped_report():
+    def build(r):
+        r.kernel(1000, 1050, "k")
+        return r
+    real = report("swapsrc", build)
+    name = os.path.join(TMP, "swapped.gsys-rep")
+    flipper = os.fork()
+    if flipper == 0:
+        try:
+            while True:
+                os.link(real, name + ".r")
+                os.mkfifo(name + ".f")
+                os.rename(name + ".r", name)
+                os.rename(name + ".f", name)
+        finally:
+            os._exit(0)
+    seen = set()
+    try:
+        for _ in range(60):
+            p = gsys("stats", "-r", "cuda_gpu_kern_sum", name, timeout=60)
+            seen.add(p.returncode)
+            if p.returncode != 0 and "not a regular file" not in p.stderr \
+                    and "cannot be opened" not in p.stderr:
+                fail(f"stats on a flipping name: {p.returncode} {p.stderr!r}")
+    finally:
+        os.kill(flipper, 9)
+        os.waitpid(flipper, 0)
+    print(f"60 stats runs on a name flipping between a report and a FIFO ended (exit codes "
+          f"{sorted(seen)})")
 
 
 def case_schema_statements():

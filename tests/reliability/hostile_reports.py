@@ -14,8 +14,9 @@ writes, and checks that gsys ends, says what it cannot trust, and invents nothin
                         fails, every row still reads): export -t sqlite exits non-zero with one
                         line and writes nothing (it exited 0 and copied it)
   data_warnings         kernels that end before they start, a kernel name missing from StringIds,
-                        an NVTX range that ends before it starts: stats, analyze, summary, recipe
-                        and export each print one warning line per kind; a sound report none
+                        an NVTX range that ends before it starts, memory copies of a negative
+                        size: stats, analyze, summary, recipe and export each print one warning
+                        line per kind; a sound report none
   untimed_rows          kernels, a CUDA API call and an NVTX range whose start or end is NULL, text
                         or a real (a schema without NOT NULL): stats, analyze, summary, recipe
                         and export each print one warning line per table (they were shown as 0
@@ -245,6 +246,17 @@ def case_data_warnings():
     rows = csv_rows(p.stdout, "Time (%)")
     if str(-7) not in [r[rows[0].index("Min (ns)")] for r in rows[1:]]:
         fail(f"the negative durations are not shown as they are: {rows}")
+    # Byte counts below 0 were summed into the memory reports' sizes as data, without a word.
+    sizes = report("sizes", sound, [
+        "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY (start, end, deviceId, contextId, streamId, "
+        "correlationId, globalPid, bytes, copyKind) VALUES (10, 20, 0, 1, 7, 900, 100 << 24, -1, 1),"
+        " (30, 40, 0, 1, 7, 901, 100 << 24, -9223372036854775807 - 1, 1),"
+        " (50, 60, 0, 1, 7, 902, 100 << 24, 64, 1)"])
+    got = warnings(ok(gsys("stats", "-r", "cuda_gpu_mem_size_sum", sizes), "stats on sizes"))
+    want_sizes = [f"gsys: warning: report '{sizes}': 2 memory copies have a negative size "
+                  "(shown as they are)"]
+    if got != want_sizes:
+        fail(f"stats on negative memory copy sizes warned {got}, want {want_sizes}")
     # StringIds with a hole (ids not dense: the check looks each id up instead of testing the
     # range): an id in the hole is missing, one past it is not.
     holes = report("holes", sound, [

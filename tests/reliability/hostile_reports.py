@@ -249,7 +249,8 @@ def case_data_warnings():
     # Byte counts below 0 were summed into the memory reports' sizes as data, without a word.
     sizes = report("sizes", sound, [
         "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY (start, end, deviceId, contextId, streamId, "
-        "correlationId, globalPid, bytes, copyKind) VALUES (10, 20, 0, 1, 7, 900, 100 << 24, -1, 1),"
+        "correlationId, globalPid, bytes, copyKind) VALUES "
+        "(10, 20, 0, 1, 7, 900, 100 << 24, -1, 1),"
         " (30, 40, 0, 1, 7, 901, 100 << 24, -9223372036854775807 - 1, 1),"
         " (50, 60, 0, 1, 7, 902, 100 << 24, 64, 1)"])
     got = warnings(ok(gsys("stats", "-r", "cuda_gpu_mem_size_sum", sizes), "stats on sizes"))

@@ -3,6 +3,8 @@
 
 #include <cstdint>
 
+#include "common/utf8_valid.h"
+
 namespace gsys {
 namespace {
 
@@ -21,21 +23,13 @@ std::string Escape(unsigned char c) {
   }
 }
 
-// Length of the valid UTF-8 sequence at `s[i]` (1..4), 0 when it is not one. Overlong forms,
-// surrogates and code points above U+10FFFF are invalid.
+// common/utf8_valid.h's sequence, except C1 controls (U+0080..U+009F), escaped like C0 ones.
 size_t Utf8Length(std::string_view s, size_t i) {
-  auto b = [&](size_t k) { return static_cast<unsigned char>(s[i + k]); };
-  unsigned char c = b(0);
-  size_t n = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 ? 2 : 0;
-  if (n == 0 || c > 0xf4 || i + n > s.size()) return 0;
-  for (size_t k = 1; k < n; ++k) {
-    if ((b(k) & 0xc0) != 0x80) return 0;
+  size_t n = Utf8SequenceLength(s, i);
+  if (n == 2 && static_cast<unsigned char>(s[i]) == 0xc2 &&
+      static_cast<unsigned char>(s[i + 1]) < 0xa0) {
+    return 0;
   }
-  if (n == 3 && c == 0xe0 && b(1) < 0xa0) return 0;   // overlong
-  if (n == 3 && c == 0xed && b(1) >= 0xa0) return 0;  // surrogates
-  if (n == 4 && c == 0xf0 && b(1) < 0x90) return 0;   // overlong
-  if (n == 4 && c == 0xf4 && b(1) >= 0x90) return 0;  // above U+10FFFF
-  if (n == 2 && c == 0xc2 && b(1) < 0xa0) return 0;   // C1 controls: escaped like C0
   return n;
 }
 

@@ -5,19 +5,10 @@
 #include <cmath>
 #include <cstdio>
 
+#include "common/utf8_valid.h"
+
 namespace gsys::export_ {
 namespace {
-
-// Length of the valid UTF-8 sequence at `s[i]`, or 0 when it is not valid.
-size_t Utf8Length(std::string_view s, size_t i) {
-  auto c = static_cast<unsigned char>(s[i]);
-  size_t n = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c < 0xE0 ? 2 : 0;
-  if (n == 0 || i + n > s.size()) return 0;
-  for (size_t k = 1; k < n; ++k) {
-    if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return 0;
-  }
-  return n;
-}
 
 // Whether `c` is copied as it is (printable ASCII other than '"' and '\\').
 bool Plain(char c) {
@@ -41,7 +32,7 @@ void AppendJsonString(std::string& out, std::string_view text) {
     char c = text[i];
     auto u = static_cast<unsigned char>(c);
     if (u >= 0x80) {
-      size_t n = Utf8Length(text, i);
+      size_t n = Utf8SequenceLength(text, i);  // strict: JSON must be valid UTF-8
       if (n == 0) {
         out.append("\\ufffd");
       } else {

@@ -24,6 +24,7 @@ struct Transfer {
   uint64_t sent = 0;  // bytes of the body handed to curl
   HttpResponse response;
   bool read_failed = false;
+  bool body_too_large = false;
 };
 
 size_t ReadBody(char* buf, size_t size, size_t nitems, void* user) {
@@ -64,7 +65,13 @@ size_t WriteBody(char* data, size_t size, size_t nmemb, void* user) {
   auto* t = static_cast<Transfer*>(user);
   size_t n = size * nmemb;
   std::string& body = t->response.body;
-  if (body.size() < kMaxBodyKept) body.append(data, std::min(n, kMaxBodyKept - body.size()));
+  // An S3 answer is a few KB of XML: a server that keeps sending (an endless body) ends the
+  // transfer here; it kept `gsys upload` (and a window's upload in `gsys wrap`) busy for good.
+  if (body.size() + n > kMaxBodyKept) {
+    t->body_too_large = true;
+    return 0;  // curl ends the transfer with CURLE_WRITE_ERROR
+  }
+  body.append(data, n);
   return n;
 }
 
@@ -155,8 +162,9 @@ class CurlHttpClient : public HttpClient {
       t.response.status = static_cast<int>(code);
     } else {
       t.response.status = 0;
-      t.response.transport_error = t.read_failed ? "the file changed while it was being sent"
-                                                 : api_->easy_strerror(rc);
+      t.response.transport_error = t.read_failed      ? "the file changed while it was being sent"
+                                   : t.body_too_large ? "the server's answer is over 1 MiB"
+                                                      : api_->easy_strerror(rc);
     }
     api_->easy_cleanup(h);
     api_->slist_free_all(headers);

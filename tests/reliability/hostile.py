@@ -11,6 +11,11 @@
                          each
   marker_fifo            a FIFO or directory named like a stop marker ('PID-N.stopped-disk-full')
                          is not taken as the capture library's word that a process stopped
+  swapped_side_files     a session directory whose log-PID.txt, PID-N.vars and disk-reserve
+                         stop marker keep flipping between a regular file and a FIFO (another
+                         user's directory, or a live attacker in a shared one): no import hangs
+                         (the name was checked, then opened: a FIFO swapped in between blocked
+                         import for good, about 1 import in 10)
   meta_other_owner       a session.meta written by another user cannot choose the output that
                          `gsys import -f true` replaces (root only: chowns the file to nobody)
   meta_output_elsewhere  a session directory of the caller's own (copied from a job, a colleague)
@@ -118,6 +123,35 @@ def case_marker_fifo():
     if stopped:
         fail(f"a FIFO or a directory counted as a stop marker: {stopped}")
     print("import: a FIFO and a directory named like stop markers are not stop markers")
+
+
+def case_swapped_side_files():
+    session = real_session("swapped")
+    names = {"log-4242.txt": "gsys[4242]: hello\n", "4242-1.vars": "RANK=0\n",
+             "4242-1.stopped-disk-reserve": "free=1 reserve=2 total=3\n"}
+    flipper = os.fork()
+    if flipper == 0:
+        try:
+            while True:
+                for name, text in names.items():
+                    reg, fifo = os.path.join(session, ".r"), os.path.join(session, ".f")
+                    with open(reg, "w") as f:
+                        f.write(text)
+                    os.mkfifo(fifo)
+                    os.rename(reg, os.path.join(session, name))
+                    os.rename(fifo, os.path.join(session, name))
+        finally:
+            os._exit(0)
+    try:
+        for i in range(30):
+            p = gsys("import", session, "-f", "true", "-o", os.path.join(TMP, "swapped2"),
+                     timeout=60)
+            if p.returncode != 0:
+                fail(f"import {i} exited {p.returncode}: {p.stderr}")
+    finally:
+        os.kill(flipper, 9)
+        os.waitpid(flipper, 0)
+    print("30 imports while side files flipped between a file and a FIFO: none hung")
 
 
 def case_meta_other_owner():

@@ -14,8 +14,9 @@ writes, and checks that gsys ends, says what it cannot trust, and invents nothin
                         fails, every row still reads): export -t sqlite exits non-zero with one
                         line and writes nothing (it exited 0 and copied it)
   data_warnings         kernels that end before they start, a kernel name missing from StringIds,
-                        an NVTX range that ends before it starts: stats, analyze, summary, recipe
-                        and export each print one warning line per kind; a sound report none
+                        an NVTX range that ends before it starts, memory copies of a negative
+                        size: stats, analyze, summary, recipe and export each print one warning
+                        line per kind; a sound report none
   untimed_rows          kernels, a CUDA API call and an NVTX range whose start or end is NULL, text
                         or a real (a schema without NOT NULL): stats, analyze, summary, recipe
                         and export each print one warning line per table (they were shown as 0
@@ -32,6 +33,14 @@ writes, and checks that gsys ends, says what it cannot trust, and invents nothin
                         20 MB string per read (a 600 KB file kept export -t csv busy for minutes
                         at 800 MB and growing): stats, analyze, summary, recipe and every export
                         refuse it with one line, write nothing
+  diff_special_files    recipe output directories given to `recipe diff` whose files.csv or
+                        all_stats.csv is a FIFO, a link to /dev/zero or a directory: diff ends with
+                        one line naming the file, exit non-zero, no output (it waited for a writer
+                        or read /dev/zero until memory ran out); a link to a real file still reads
+  swapped_report        a report name in a shared directory that keeps flipping between a real
+                        report and a FIFO: no `gsys stats` hangs (the name was checked, then
+                        opened again by the header check and by SQLite: a FIFO swapped in between
+                        made the open wait for a writer for good, 1 run in 4 to 30)
 
 A generous timeout catches hangs; nothing is timed.
 
@@ -237,6 +246,18 @@ def case_data_warnings():
     rows = csv_rows(p.stdout, "Time (%)")
     if str(-7) not in [r[rows[0].index("Min (ns)")] for r in rows[1:]]:
         fail(f"the negative durations are not shown as they are: {rows}")
+    # Byte counts below 0 were summed into the memory reports' sizes as data, without a word.
+    sizes = report("sizes", sound, [
+        "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY (start, end, deviceId, contextId, streamId, "
+        "correlationId, globalPid, bytes, copyKind) VALUES "
+        "(10, 20, 0, 1, 7, 900, 100 << 24, -1, 1),"
+        " (30, 40, 0, 1, 7, 901, 100 << 24, -9223372036854775807 - 1, 1),"
+        " (50, 60, 0, 1, 7, 902, 100 << 24, 64, 1)"])
+    got = warnings(ok(gsys("stats", "-r", "cuda_gpu_mem_size_sum", sizes), "stats on sizes"))
+    want_sizes = [f"gsys: warning: report '{sizes}': 2 memory copies have a negative size "
+                  "(shown as they are)"]
+    if got != want_sizes:
+        fail(f"stats on negative memory copy sizes warned {got}, want {want_sizes}")
     # StringIds with a hole (ids not dense: the check looks each id up instead of testing the
     # range): an id in the hole is missing, one past it is not.
     holes = report("holes", sound, [
@@ -375,6 +396,67 @@ def case_csv_formulas():
         fail(f"recipe diff of neutralised vs raw output: {status}")
     print("csv/tsv: formula-like names prefixed with ', numbers unchanged, raw modes as they are,"
           " recipe diff reads them back")
+
+
+def case_diff_special_files():
+    def build(r):
+        r.kernel(1000, 1050, "k")
+        return r
+    path = report("diffsrc", build)
+    good = os.path.join(TMP, "good")
+    ok(gsys("recipe", "cuda_gpu_kern_sum", "-q", "--output", good, path), "recipe")
+    for name in ("files.csv", "all_stats.csv"):
+        for kind in ("fifo", "zero", "dir"):
+            bad = os.path.join(TMP, f"bad_{kind}_{name}")
+            subprocess.run(["cp", "-r", good, bad], check=True)
+            target = os.path.join(bad, name)
+            os.unlink(target)
+            {"fifo": os.mkfifo, "dir": os.mkdir,
+             "zero": lambda t: os.symlink("/dev/zero", t)}[kind](target)
+            out = os.path.join(TMP, f"out_{kind}_{name}")
+            p = gsys("recipe", "diff", "-q", "--output", out, good, bad, timeout=60)
+            lines = [line for line in p.stderr.splitlines() if line.strip()]
+            if p.returncode == 0 or len(lines) != 1 or "not a regular file" not in p.stderr \
+                    or name not in p.stderr or os.path.exists(out):
+                fail(f"diff with {kind} {name}: {p.returncode} {p.stderr!r}")
+    linked = os.path.join(TMP, "linked")
+    subprocess.run(["cp", "-r", good, linked], check=True)
+    os.rename(os.path.join(linked, "all_stats.csv"), os.path.join(TMP, "real.csv"))
+    os.symlink(os.path.join(TMP, "real.csv"), os.path.join(linked, "all_stats.csv"))
+    ok(gsys("recipe", "diff", "-q", "--output", os.path.join(TMP, "out_linked"), good, linked),
+       "recipe diff through a link to a real file")
+    print("recipe diff: FIFO, /dev/zero and directory files refused with one line; links read")
+
+
+def case_swapped_report():
+    def build(r):
+        r.kernel(1000, 1050, "k")
+        return r
+    real = report("swapsrc", build)
+    name = os.path.join(TMP, "swapped.gsys-rep")
+    flipper = os.fork()
+    if flipper == 0:
+        try:
+            while True:
+                os.link(real, name + ".r")
+                os.mkfifo(name + ".f")
+                os.rename(name + ".r", name)
+                os.rename(name + ".f", name)
+        finally:
+            os._exit(0)
+    seen = set()
+    try:
+        for _ in range(60):
+            p = gsys("stats", "-r", "cuda_gpu_kern_sum", name, timeout=60)
+            seen.add(p.returncode)
+            if p.returncode != 0 and "not a regular file" not in p.stderr \
+                    and "cannot be opened" not in p.stderr:
+                fail(f"stats on a flipping name: {p.returncode} {p.stderr!r}")
+    finally:
+        os.kill(flipper, 9)
+        os.waitpid(flipper, 0)
+    print(f"60 stats runs on a name flipping between a report and a FIFO ended (exit codes "
+          f"{sorted(seen)})")
 
 
 def case_schema_statements():

@@ -48,6 +48,9 @@
   upload_mode       `gsys upload FILE file:///DIR/` under umask 022 and 077: the copy of a 0600
                report stays 0600, a 0644 file gets the umask's mode (every copy was 0644: an
                uploaded report was world-readable)
+  upload_endless_answer  an S3 endpoint that answers a PUT (200, and 500) with an endless body:
+               `gsys upload` ends with one line saying the answer is over 1 MiB, exit 6 (it
+               read the body for good, a window's upload in `gsys wrap` too)
 
 usage: security.py --build BUILD_DIR CASE"""
 import argparse
@@ -780,6 +783,57 @@ def case_upload_messages():
             if "deny" in dest and ("..." + key_id[-4:]) not in err:
                 fail(f"{dest}: the key id is not shown as ...{key_id[-4:]}: {err!r}")
             print(f"{dest}: {err.strip()[:300]}")
+    finally:
+        server.shutdown()
+
+
+class EndlessS3(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def do_PUT(self):
+        self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        self.send_response(500 if "/fail/" in self.path else 200)
+        self.send_header("Transfer-Encoding", "chunked")
+        self.send_header("ETag", '"x"')
+        self.end_headers()
+        chunk = b"<Error>" + b"A" * 65536
+        try:
+            while True:
+                self.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+        except OSError:
+            pass
+
+
+def case_upload_endless_answer():
+    if subprocess.run(["/sbin/ldconfig", "-p"], capture_output=True, text=True).stdout.find(
+            "libcurl.so.4") < 0:
+        skip("libcurl.so.4 is not installed (s3:// uploads need it)")
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), EndlessS3)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_address[1]}"
+    env = dict(os.environ, AWS_ACCESS_KEY_ID="AKIAEXAMPLEENDLESS7Q2Z",
+               AWS_SECRET_ACCESS_KEY="endlessSecretEXAMPLEkey0123456789abcdefgh",
+               AWS_REGION="us-east-1", GSYS_UPLOAD_MAX_ATTEMPTS="1")
+    for k in ("AWS_SESSION_TOKEN", "AWS_PROFILE", "AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_S3"):
+        env.pop(k, None)
+    with open("r.gsys-rep", "wb") as f:
+        f.write(b"x" * 100)
+    try:
+        for dest in ("s3://bkt/ok/", "s3://bkt/fail/"):
+            try:
+                p = subprocess.run([gsys(), "upload", "--endpoint-url", url, "r.gsys-rep", dest],
+                                   capture_output=True, text=True, env=env, timeout=90)
+            except subprocess.TimeoutExpired:
+                fail(f"upload to {dest}: still reading the endless answer after 90 s")
+            lines = [l for l in p.stderr.splitlines() if l.strip()]
+            if p.returncode != 6 or len(lines) != 1 or "over 1 MiB" not in p.stderr:
+                fail(f"upload to {dest}: expected one line about the answer's size (exit 6), "
+                     f"got {p.returncode}: {p.stderr!r}")
+            print(f"{dest}: {lines[0]}")
     finally:
         server.shutdown()
 

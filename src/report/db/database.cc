@@ -3,9 +3,12 @@
 
 #include <utility>
 
+#include "report/db/vfs_open.h"
+
 namespace gsys::report {
 
 Result<Database> Database::Open(const std::string& path, Mode mode) {
+  InstallRegularFileOpen();
   sqlite3* db = nullptr;
   int flags = SQLITE_OPEN_NOMUTEX;
   std::string uri = path;

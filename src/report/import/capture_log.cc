@@ -8,11 +8,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
 
+#include "common/regular_file.h"
 #include "common/strings.h"
 #include "format/session_files.h"
 
@@ -76,10 +76,10 @@ std::vector<StopMarker> FindStopMarkers(const std::string& dir) {
     StopMarker m{name.substr(0, name.find('-')),
                  name.substr(at + std::strlen(format::kStopMarkerInfix)), ""};
     if (m.reason == format::kStopReasonDiskReserve) {
-      std::ifstream in(e.path());
-      char line[256] = {};
-      in.getline(line, sizeof(line));
-      m.content = line;
+      // Read through a checked descriptor: a FIFO swapped in after the listing blocked here.
+      auto text = ReadRegularFile(e.path().string(), 255, false);
+      if (!text.ok()) continue;
+      m.content = text->substr(0, text->find('\n'));
     }
     found.push_back(std::move(m));
   }
@@ -132,11 +132,9 @@ std::vector<std::string> ReadCaptureLog(const std::string& session_dir) {
   std::map<std::string, std::string> last_pid;  // text -> pid of its last occurrence
   std::set<std::string> stop_logged;            // "gsys[PID]" that logged a stop
   for (const auto& path : files) {
-    std::string bytes(kMaxLogBytes, '\0');
-    std::ifstream file(path, std::ios::binary);
-    file.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    bytes.resize(static_cast<size_t>(file.gcount()));
-    std::istringstream in(bytes);
+    auto bytes = ReadRegularFile(path, kMaxLogBytes, false);  // swapped since the listing?
+    if (!bytes.ok()) continue;
+    std::istringstream in(*bytes);
     std::string line;
     while (std::getline(in, line)) {
       size_t close = line.find("]: ");

@@ -3,8 +3,8 @@
 
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 
+#include "common/regular_file.h"
 #include "common/strings.h"
 #include "format/process_vars.h"
 #include "format/session_files.h"
@@ -27,11 +27,10 @@ std::map<uint32_t, ProcessVars> ReadProcessVars(const std::string& session_dir) 
     std::error_code type_ec;
     if (!is_vars || !e.is_regular_file(type_ec) || e.is_symlink(type_ec)) continue;
     if (newest.count(p) && newest[p] > id) continue;
-    std::string bytes(format::kMaxProcessVarsBytes, '\0');
-    std::ifstream in(e.path(), std::ios::binary);
-    in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    bytes.resize(static_cast<size_t>(in.gcount()));
-    vars[p] = format::ParseProcessVars(bytes);
+    // Through a checked descriptor: a FIFO swapped in after the listing blocked the import.
+    auto bytes = ReadRegularFile(e.path().string(), format::kMaxProcessVarsBytes, false);
+    if (!bytes.ok()) continue;
+    vars[p] = format::ParseProcessVars(*bytes);
     newest[p] = id;
   }
   return vars;

@@ -17,6 +17,7 @@ struct EventTable {
   const char* one;  // the warning's noun for one row, and for several
   const char* many;
   std::vector<const char*> names;  // columns holding StringIds ids
+  const char* size = nullptr;       // a byte count column, when the table has one
 };
 
 // The canonical event tables whose rows the verbs show with a duration or a name.
@@ -26,8 +27,8 @@ const std::vector<EventTable>& EventTables() {
        "kernel",
        "kernels",
        {"demangledName", "shortName", "mangledName"}},
-      {"CUPTI_ACTIVITY_KIND_MEMCPY", "memory copy", "memory copies", {}},
-      {"CUPTI_ACTIVITY_KIND_MEMSET", "memset", "memsets", {}},
+      {"CUPTI_ACTIVITY_KIND_MEMCPY", "memory copy", "memory copies", {}, "bytes"},
+      {"CUPTI_ACTIVITY_KIND_MEMSET", "memset", "memsets", {}, "bytes"},
       {"CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", "CUDA synchronization", "CUDA synchronizations", {}},
       {"CUPTI_ACTIVITY_KIND_RUNTIME", "CUDA API call", "CUDA API calls", {"nameId"}},
       {"CUBLAS_EVENTS", "cuBLAS call", "cuBLAS calls", {"nameId"}},
@@ -85,8 +86,12 @@ std::string CountsSql(const EventTable& t, const std::optional<DenseIds>& dense)
   std::string untimed = std::string("typeof(t.start) <> 'integer' OR ") +
                         (nvtx ? "(t.end IS NOT NULL AND typeof(t.end) <> 'integer')"
                               : "typeof(t.end) <> 'integer'");
+  // A byte count below 0 sums into every size column of the memory reports (-1 B shown as
+  // data). Not an integer at all is left to the reports, as names are.
+  std::string negative = t.size == nullptr ? "0" : std::string("t.") + t.size + " < 0";
   return "SELECT coalesce(sum(t.end < t.start), 0), coalesce(sum(" + dangling + "), 0), " +
-         "coalesce(sum(" + untimed + "), 0) FROM " + std::string(t.table) + " AS t";
+         "coalesce(sum(" + untimed + "), 0), coalesce(sum(" + negative + "), 0) FROM " +
+         std::string(t.table) + " AS t";
 }
 
 // CUDA API calls repeating an earlier call's correlation id in the same process. One scan in
@@ -184,6 +189,11 @@ Result<std::vector<DataProblem>> CheckReportData(ReportReader& reader) {
                          "integer (shown as it is)",
                       std::string(t.many) + " have a start or end that is missing or not an "
                          "integer (shown as they are)")});
+    }
+    if (int64_t n = stmt.ColumnInt(3); n > 0) {
+      problems.push_back(
+          {n, Counted(n, std::string(t.one) + " has a negative size (shown as it is)",
+                      std::string(t.many) + " have a negative size (shown as they are)")});
     }
   }
   // A correlation id names one call per process; GPU work joins to the first of repeats

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "report/reader/file_check.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdint>
-#include <cstdio>
 #include <cstring>
-#include <filesystem>
-#include <system_error>
 
 namespace gsys::report::internal {
 namespace {
@@ -23,29 +25,33 @@ Status Bad(const std::string& path, const std::string& what) {
 }  // namespace
 
 Status CheckSqliteFile(const std::string& path) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  fs::file_status status = fs::status(path, ec);
-  if (ec || !fs::exists(status)) {
-    if (ec && ec != std::errc::no_such_file_or_directory) {
-      return Bad(path, "cannot be read: " + ec.message());
+  // One descriptor for every check: by name, a FIFO swapped in after a stat made the header
+  // read (and SQLite's open) wait for a writer for good. O_NONBLOCK: opening a FIFO returns.
+  int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) {
+    int err = errno;
+    if (err == ENOENT) {
+      return Error(StatusCode::kNotFound, "report: '" + path + "' does not exist");
     }
-    return Error(StatusCode::kNotFound, "report: '" + path + "' does not exist");
+    return Bad(path, std::string("cannot be read: ") + std::strerror(err));
   }
-  if (fs::is_directory(status)) return Bad(path, "is a directory, not a report file");
-  if (!fs::is_regular_file(status)) return Bad(path, "is not a regular file");
-  uintmax_t size = fs::file_size(path, ec);
-  if (ec) return Bad(path, "cannot be read: " + ec.message());
+  struct stat st {};
+  bool stated = ::fstat(fd, &st) == 0;
+  unsigned char header[100] = {};
+  ssize_t got = stated && S_ISREG(st.st_mode) && st.st_size > 0
+                    ? ::pread(fd, header, sizeof header, 0)
+                    : 0;
+  ::close(fd);
+  if (!stated) return Bad(path, "cannot be read");
+  if (S_ISDIR(st.st_mode)) return Bad(path, "is a directory, not a report file");
+  if (!S_ISREG(st.st_mode)) return Bad(path, "is not a regular file");
+  uintmax_t size = static_cast<uintmax_t>(st.st_size);
   if (size == 0) return Bad(path, "is empty, not a report");
 
   // The 100-byte SQLite header (https://www.sqlite.org/fileformat.html#the_database_header).
-  unsigned char header[100] = {};
-  std::FILE* file = std::fopen(path.c_str(), "rb");
-  if (file == nullptr) return Bad(path, "cannot be read");
-  size_t got = std::fread(header, 1, sizeof header, file);
-  std::fclose(file);
   static const char kMagic[] = "SQLite format 3";  // followed by a NUL byte
-  if (got < sizeof header || std::memcmp(header, kMagic, sizeof kMagic) != 0) {
+  if (got < static_cast<ssize_t>(sizeof header) ||
+      std::memcmp(header, kMagic, sizeof kMagic) != 0) {
     return Bad(path, "is not an SQLite database (not a gsys or nsys report)");
   }
   uint32_t page_size = BigEndian(header + 16, 2);

@@ -5,13 +5,12 @@
 // change within --tolerance % is "same". Rows are sorted by |delta| (impact), then kind and name.
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <map>
-#include <sstream>
 #include <unordered_map>
 
 #include "analysis/recipe/recipe_util.h"
 #include "analysis/recipe/recipes/recipes.h"
+#include "common/regular_file.h"
 #include "common/seeded_hash.h"
 #include "report/reader/report_reader.h"
 
@@ -177,12 +176,17 @@ class DiffRecipe : public Recipe {
   }
 };
 
+// A recipe output directory may come from anyone: a FIFO or a link to /dev/zero at one of its
+// names hung diff (an endless read), so only a regular file is read, and at most 1 GiB of it.
 Result<std::string> ReadText(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Error(StatusCode::kBadInput, "recipe: cannot read '" + path.string() + "'");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  constexpr size_t kMaxBytes = size_t{1} << 30;
+  bool cut = false;
+  auto text = ReadRegularFile(path.string(), kMaxBytes, true, &cut);
+  if (!text.ok()) return Error(StatusCode::kBadInput, "recipe: diff: " + text.status().message());
+  if (cut) {
+    return Error(StatusCode::kBadInput, "recipe: diff: '" + path.string() + "' is over 1 GiB");
+  }
+  return text;
 }
 
 }  // namespace

@@ -13,6 +13,8 @@
 #include <filesystem>
 #include <vector>
 
+#include "launcher/remove_tree_at.h"
+
 namespace gsys::launcher {
 namespace {
 
@@ -77,11 +79,18 @@ Status RemoveIfStale(const std::string& path, const std::string& verb) {
   }
   // Still the directory we looked at (not swapped after the lstat), and no run holds it:
   // the leftover of a run that died. Its raw streams are the caller's to replace, as `-o`
-  // names the same report.
+  // names the same report. It is emptied through the locked descriptor: by path, a directory
+  // swapped in meanwhile (another user, in a shared parent) would be emptied instead. Only the
+  // then empty directory goes by name, and only while the name still holds it.
   struct stat locked {};
   bool same = ::fstat(fd, &locked) == 0 && locked.st_ino == st.st_ino && locked.st_dev == st.st_dev;
-  std::error_code ec;
-  if (same) fs::remove_all(path, ec);
+  if (same && RemoveTreeAt(fd)) {
+    struct stat now {};
+    if (::lstat(path.c_str(), &now) == 0 && now.st_ino == locked.st_ino &&
+        now.st_dev == locked.st_dev) {
+      ::rmdir(path.c_str());  // fails harmlessly on a directory swapped in that holds entries
+    }
+  }
   ::close(fd);
   return OkStatus();
 }

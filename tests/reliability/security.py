@@ -626,17 +626,16 @@ def stop_inside_commit_window(args, out, make_other, attempts=40):
 
 
 def case_concurrent_exports():
-    fixture = os.path.join(ARGS.fixtures, "nsys2024.6-nvfuser-hopper-matmul-nvtx.sqlite")
-    if not os.path.exists(fixture):
-        skip(f"no nsys fixture {fixture}")
-    cases = [(["export", "-t", t], t, t == "csv") for t in ("chrome", "csv", "sqlite")]
-    # gsys import of a kept session (it renamed over the other run's report, and a second
-    # import of the same -o deleted the first one's temporary file).
-    p = subprocess.run([gsys(), "profile", "-t", "nvtx", "-o", "s", prog(), "nested", "20000"],
+    # The report every case reads is one gsys makes here (a bare clone has no nsys fixture);
+    # its session is kept for the import case (import renamed over the other run's report, and
+    # a second import of the same -o deleted the first one's temporary file).
+    p = subprocess.run([gsys(), "profile", "-t", "nvtx", "-o", "s", prog(), "nested", "200000"],
                        capture_output=True, text=True, timeout=120,
                        env=dict(os.environ, GSYS_KEEP_SESSION="1"))
     if p.returncode != 0:
         fail(f"profile failed: {p.stderr}")
+    fixture = os.path.abspath("s.gsys-rep")
+    cases = [(["export", "-t", t], t, t == "csv") for t in ("chrome", "csv", "sqlite")]
     cases.append((["import", "s.gsys-session"], "import", False))
     cases.append((["recipe", "nvtx_sum", "--input", fixture, "--output"], "recipe", True))
     for args, tag, is_dir in cases:

@@ -327,6 +327,7 @@ Result<ImportSummary> ImportSession(const ImportOptions& options) {
   // A leftover of a killed run of this pid goes.
   std::string tmp = TemporaryReportPath(options.output_path);
   fs::remove(tmp, ec);
+  RemoveDeadImportLeftovers(options.output_path);  // of imports that were killed
   RemoveOnError cleanup{tmp};  // report/import/remove_on_error.h
   GSYS_ASSIGN_OR_RETURN(std::unique_ptr<ReportWriter> writer, ReportWriter::Create(tmp));
   SessionTotals totals;

@@ -110,6 +110,7 @@ Result<KinetoImportSummary> ImportKinetoTrace(const KinetoImportOptions& options
   }
   std::string tmp = TemporaryReportPath(options.output_path);
   fs::remove(tmp, ec);
+  RemoveDeadImportLeftovers(options.output_path);  // of imports that were killed
   RemoveOnError cleanup{tmp};  // report/import/remove_on_error.h
   GSYS_ASSIGN_OR_RETURN(std::unique_ptr<ReportWriter> writer, ReportWriter::Create(tmp));
   EventMapper mapper(writer.get());

@@ -39,9 +39,9 @@ Status RunTasks(report::ReportReader& reader, const std::vector<Task>& tasks) {
   std::vector<std::thread> threads;
   for (size_t w = 1; w < workers; ++w) {
     threads.emplace_back([&] {
-      Result<report::ReportReader> extra = report::ReportReader::Open(reader.path());
+      // With the caller's filter and data-check findings (see OpenAnother).
+      Result<report::ReportReader> extra = reader.OpenAnother();
       if (!extra.ok()) return;  // the other threads cover its share
-      if (reader.filtered() && !extra->SetNvtxFilter(reader.ActiveFilter()).ok()) return;
       drain(extra.value());
     });
   }

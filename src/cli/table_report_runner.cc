@@ -267,7 +267,6 @@ Status Emit(const std::string& shown_input, const PlannedJob& p, const TableRunO
 std::vector<Result<TableOutcome>> ComputeOutcomes(report::ReportReader& reader,
                                                   const std::string& shown_input,
                                                   const std::vector<PlannedJob>& plan,
-                                                  const TableRunOptions& options,
                                                   const TableJobFn& run_job) {
   constexpr size_t kMaxWorkers = 4;
   size_t workers = std::min({plan.size(), kMaxWorkers,
@@ -282,8 +281,10 @@ std::vector<Result<TableOutcome>> ComputeOutcomes(report::ReportReader& reader,
   std::vector<std::thread> threads;
   for (size_t w = 1; w < workers; ++w) {
     threads.emplace_back([&] {
-      Result<report::ReportReader> extra = report::ReportReader::Open(reader.path());
-      if (!extra.ok() || !ApplyFilters(extra.value(), options).ok()) return;  // main thread covers
+      // The caller's reader has run the data checks: a fresh Open would not know that the
+      // correlation ids are unique and would sort every API row in each rule that joins them.
+      Result<report::ReportReader> extra = reader.OpenAnother();
+      if (!extra.ok()) return;  // the main thread covers its share
       drain(extra.value());
     });
   }
@@ -322,7 +323,7 @@ Result<int> RunTableJobs(const TableRunOptions& options, const std::vector<Table
   ConsoleSink data;
   for (auto& input : prepared) {
     std::vector<Result<TableOutcome>> outcomes =
-        ComputeOutcomes(input.reader, input.shown, input.plan, options, run_job);
+        ComputeOutcomes(input.reader, input.shown, input.plan, run_job);
     data.json.emplace_back(input.shown, std::vector<ConsoleData>{});
     for (size_t i = 0; i < input.plan.size(); ++i) {
       ConsoleSink* collect = IsDataFormat(input.plan[i]) ? &data : nullptr;

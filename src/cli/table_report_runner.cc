@@ -14,6 +14,7 @@
 #include "analysis/stats/format/json_formatter.h"
 #include "cli/data_warnings.h"
 #include "cli/output.h"
+#include "cli/progress_line.h"
 #include "cli/stats_plan.h"
 #include "common/one_line.h"
 #include "common/strings.h"
@@ -267,7 +268,8 @@ Status Emit(const std::string& shown_input, const PlannedJob& p, const TableRunO
 std::vector<Result<TableOutcome>> ComputeOutcomes(report::ReportReader& reader,
                                                   const std::string& shown_input,
                                                   const std::vector<PlannedJob>& plan,
-                                                  const TableJobFn& run_job) {
+                                                  const TableJobFn& run_job,
+                                                  ProgressLine& progress) {
   constexpr size_t kMaxWorkers = 4;
   size_t workers = std::min({plan.size(), kMaxWorkers,
                              static_cast<size_t>(std::max(1u, std::thread::hardware_concurrency()))});
@@ -276,6 +278,7 @@ std::vector<Result<TableOutcome>> ComputeOutcomes(report::ReportReader& reader,
   auto drain = [&](report::ReportReader& own) {
     for (size_t i = next++; i < plan.size(); i = next++) {
       slots[i].emplace(run_job(own, plan[i].job, shown_input));
+      progress.Done(plan[i].job.name);
     }
   };
   std::vector<std::thread> threads;
@@ -322,8 +325,12 @@ Result<int> RunTableJobs(const TableRunOptions& options, const std::vector<Table
   }
   ConsoleSink data;
   for (auto& input : prepared) {
-    std::vector<Result<TableOutcome>> outcomes =
-        ComputeOutcomes(input.reader, input.shown, input.plan, run_job);
+    std::vector<Result<TableOutcome>> outcomes;
+    {
+      // Erased (by its destructor) before the first table is printed.
+      ProgressLine progress(!options.quiet, input.plan.size());
+      outcomes = ComputeOutcomes(input.reader, input.shown, input.plan, run_job, progress);
+    }
     data.json.emplace_back(input.shown, std::vector<ConsoleData>{});
     for (size_t i = 0; i < input.plan.size(); ++i) {
       ConsoleSink* collect = IsDataFormat(input.plan[i]) ? &data : nullptr;

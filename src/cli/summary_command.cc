@@ -110,6 +110,7 @@ class SummaryCommand : public Subcommand {
                              std::to_string(flags.positionals().size()) + ")");
     }
     SummaryOptions options;
+    options.progress = !flags.Has("quiet");
     if (auto bins = flags.Last("bins")) {
       std::optional<int64_t> n = ParseInt64(*bins);
       if (!n || *n < 1 || *n > 10000) {

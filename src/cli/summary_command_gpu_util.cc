@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
+#include <vector>
 
 #include "analysis/stats/busy_bins.h"
 #include "common/saturating.h"
@@ -18,9 +20,10 @@ constexpr const char* kActivity = R"sql(
 
 // Every device's work in (device, start) order, for analysis::BusyBins: the union of
 // overlapping work on several streams counts once. (A SQL merge with window functions and a
-// recursive split over the bins took 3.2 s at 1 M kernels; this is one sort.)
+// recursive split over the bins took 3.2 s at 1 M kernels; this is one sort.) A NULL device is
+// device 0, as the counts read it, and its work merges with device 0's in start order.
 constexpr const char* kActivityInOrder = R"sql(
-SELECT dev, start, end FROM (%ACT%) ORDER BY dev, start)sql";
+SELECT coalesce(dev, 0) AS d, start, end FROM (%ACT%) ORDER BY d, start)sql";
 
 std::string WithActivity(std::string sql) {
   size_t at = sql.find("%ACT%");
@@ -29,6 +32,10 @@ std::string WithActivity(std::string sql) {
 
 struct Range {
   int64_t start = 0, end = 0;
+};
+
+struct Busy {
+  int64_t dev, start, end;
 };
 
 Result<std::optional<Range>> ActivityRange(report::Database& db) {
@@ -40,17 +47,20 @@ Result<std::optional<Range>> ActivityRange(report::Database& db) {
                  "UNION ALL SELECT min(start), max(end) FROM CUPTI_ACTIVITY_KIND_MEMSET)"));
   GSYS_ASSIGN_OR_RETURN(bool row, stmt.Step());
   if (!row || stmt.IsNull(0) || stmt.IsNull(1)) return std::optional<Range>();
-  Range activity{stmt.ColumnInt(0), stmt.ColumnInt(1)};
-  // The whole session when ANALYSIS_DETAILS gives it on the same timeline (it contains the
-  // activity), so idle time before the first and after the last kernel shows.
+  return std::optional<Range>(Range{stmt.ColumnInt(0), stmt.ColumnInt(1)});
+}
+
+// `activity`, or the whole session when ANALYSIS_DETAILS gives it on the same timeline (it
+// contains the activity), so idle time before the first and after the last kernel shows.
+Result<Range> ShownRange(report::Database& db, Range activity) {
   GSYS_ASSIGN_OR_RETURN(report::Statement session,
                         db.Prepare("SELECT min(startTime), max(stopTime) FROM ANALYSIS_DETAILS"));
   GSYS_ASSIGN_OR_RETURN(bool has, session.Step());
   if (has && !session.IsNull(0) && !session.IsNull(1) && session.ColumnInt(0) <= activity.start &&
       session.ColumnInt(1) >= activity.end) {
-    return std::optional<Range>(Range{session.ColumnInt(0), session.ColumnInt(1)});
+    return Range{session.ColumnInt(0), session.ColumnInt(1)};
   }
-  return std::optional<Range>(activity);
+  return activity;
 }
 
 Status FillCounts(report::Database& db, std::map<int64_t, GpuUtilization::Gpu>& gpus) {
@@ -83,6 +93,10 @@ Status FillCounts(report::Database& db, std::map<int64_t, GpuUtilization::Gpu>& 
       gpu.last_ns = fresh ? stmt.ColumnInt(3) : std::max(gpu.last_ns, stmt.ColumnInt(3));
     }
   }
+  return OkStatus();
+}
+
+Status FillNames(report::Database& db, std::map<int64_t, GpuUtilization::Gpu>& gpus) {
   GSYS_ASSIGN_OR_RETURN(report::Statement names,
                         db.Prepare("SELECT id, max(name) FROM TARGET_INFO_GPU GROUP BY id"));
   while (true) {
@@ -94,33 +108,143 @@ Status FillCounts(report::Database& db, std::map<int64_t, GpuUtilization::Gpu>& 
   return OkStatus();
 }
 
-}  // namespace
+// What the range, count and activity queries above read, from one scan of each table: SQLite
+// sorts for every GROUP BY and ORDER BY (0.6 s of the page at 1 M kernels), a scan does not.
+struct Scanned {
+  // Per table, per deviceId (nullopt: NULL) in GROUP BY order: count(*), min(start), max(end).
+  struct Group {
+    int64_t count = 0;
+    std::optional<int64_t> first, last;
+  };
+  std::vector<std::map<std::optional<int64_t>, Group>> tables;
+  std::vector<Busy> activity;  // the rows with end > start, in no order
+};
 
-Result<std::optional<GpuUtilization>> ComputeGpuUtilization(report::Database& db, int bins) {
-  GSYS_ASSIGN_OR_RETURN(std::optional<Range> range, ActivityRange(db));
-  if (!range) return std::optional<GpuUtilization>();
-  GpuUtilization util;
-  // Saturating: report times are untrusted, and a span past INT64_MAX ns (292 years) is cut there.
-  int64_t span = std::max<int64_t>(SaturatingSub(range->end, range->start), 1);
-  util.start_ns = range->start;
-  util.bin_ns = std::max<int64_t>(1, CeilDiv(span, bins));
-  util.end_ns = SaturatingAdd(range->start, span);
-  size_t nbins = static_cast<size_t>(std::min<int64_t>(CeilDiv(span, util.bin_ns), bins));
+// false when a value is neither an integer nor NULL: then SQLite's comparisons (a real, text)
+// are not C++'s, and the queries above answer instead.
+Result<bool> ScanActivity(report::Database& db, Scanned& out) {
+  for (const char* table :
+       {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET"}) {
+    GSYS_ASSIGN_OR_RETURN(report::Statement s,
+                          db.Prepare(std::string("SELECT deviceId, start, end FROM ") + table));
+    auto& groups = out.tables.emplace_back();
+    while (true) {
+      GSYS_ASSIGN_OR_RETURN(bool row, s.Step());
+      if (!row) break;
+      for (int c = 0; c < 3; ++c) {
+        if (!s.IsNull(c) && s.ColumnType(c) != SQLITE_INTEGER) return false;
+      }
+      std::optional<int64_t> dev;
+      if (!s.IsNull(0)) dev = s.ColumnInt(0);
+      Scanned::Group& g = groups[dev];
+      ++g.count;
+      if (!s.IsNull(1)) g.first = std::min(g.first.value_or(INT64_MAX), s.ColumnInt(1));
+      if (!s.IsNull(2)) g.last = std::max(g.last.value_or(INT64_MIN), s.ColumnInt(2));
+      if (!s.IsNull(1) && !s.IsNull(2) && s.ColumnInt(2) > s.ColumnInt(1)) {
+        out.activity.push_back({s.ColumnInt(0), s.ColumnInt(1), s.ColumnInt(2)});
+      }
+    }
+  }
+  return true;
+}
 
+// ActivityRange's answer from the scan: the earliest start and latest end of any row.
+std::optional<Range> ScannedRange(const Scanned& scanned) {
+  std::optional<int64_t> first, last;
+  for (const auto& groups : scanned.tables) {
+    for (const auto& [dev, g] : groups) {
+      if (g.first) first = std::min(first.value_or(INT64_MAX), *g.first);
+      if (g.last) last = std::max(last.value_or(INT64_MIN), *g.last);
+    }
+  }
+  if (!first || !last) return std::nullopt;
+  return Range{*first, *last};
+}
+
+// FillCounts' answer from the scan (a NULL deviceId reads as device 0, as ColumnInt gives it).
+void ScannedCounts(const Scanned& scanned, std::map<int64_t, GpuUtilization::Gpu>& gpus) {
+  int64_t GpuUtilization::Gpu::*fields[] = {&GpuUtilization::Gpu::kernels,
+                                            &GpuUtilization::Gpu::memory_ops,
+                                            &GpuUtilization::Gpu::memory_ops};
+  for (size_t t = 0; t < scanned.tables.size(); ++t) {
+    for (const auto& [dev, g] : scanned.tables[t]) {
+      auto [it, fresh] = gpus.try_emplace(dev.value_or(0));
+      GpuUtilization::Gpu& gpu = it->second;
+      gpu.device_id = dev.value_or(0);
+      gpu.*fields[t] = SaturatingAdd(gpu.*fields[t], g.count);
+      int64_t first = g.first.value_or(0), last = g.last.value_or(0);
+      gpu.first_ns = fresh ? first : std::min(gpu.first_ns, first);
+      gpu.last_ns = fresh ? last : std::max(gpu.last_ns, last);
+    }
+  }
+}
+
+// The activity, its range and the per-GPU counts: from the scan, or the queries when it declines.
+struct Collected {
+  std::optional<Range> range;
   std::map<int64_t, GpuUtilization::Gpu> gpus;
-  GSYS_RETURN_IF_ERROR(FillCounts(db, gpus));
-  for (auto& [dev, gpu] : gpus) gpu.busy_percent.assign(nbins, 0.0);
-  std::map<int64_t, analysis::BusyBins> busy;
+  std::vector<Busy> activity;  // in (dev, start) order
+};
+
+Result<Collected> CollectWithSql(report::Database& db) {
+  Collected c;
+  GSYS_ASSIGN_OR_RETURN(c.range, ActivityRange(db));
+  if (!c.range) return c;
+  GSYS_RETURN_IF_ERROR(FillCounts(db, c.gpus));
   GSYS_ASSIGN_OR_RETURN(report::Statement stmt, db.Prepare(WithActivity(kActivityInOrder)));
   while (true) {
     GSYS_ASSIGN_OR_RETURN(bool row, stmt.Step());
     if (!row) break;
-    int64_t dev = stmt.ColumnInt(0);
-    auto it = busy.find(dev);
+    c.activity.push_back({stmt.ColumnInt(0), stmt.ColumnInt(1), stmt.ColumnInt(2)});
+  }
+  return c;
+}
+
+Result<Collected> Collect(report::Database& db, bool sql_only) {
+  Scanned scanned;
+  bool ok = false;
+  if (!sql_only) {
+    GSYS_ASSIGN_OR_RETURN(ok, ScanActivity(db, scanned));
+  }
+  if (!ok) return CollectWithSql(db);
+  Collected c;
+  c.range = ScannedRange(scanned);
+  if (!c.range) return c;
+  ScannedCounts(scanned, c.gpus);
+  c.activity = std::move(scanned.activity);
+  // By start only, as the query orders them: BusyBins' union does not depend on how ties go.
+  std::sort(c.activity.begin(), c.activity.end(), [](const Busy& a, const Busy& b) {
+    return a.dev != b.dev ? a.dev < b.dev : a.start < b.start;
+  });
+  return c;
+}
+
+}  // namespace
+
+namespace gpu_util_internal {
+
+Result<std::optional<GpuUtilization>> Compute(report::Database& db, int bins, bool sql_only) {
+  GSYS_ASSIGN_OR_RETURN(Collected collected, Collect(db, sql_only));
+  if (!collected.range) return std::optional<GpuUtilization>();
+  GSYS_ASSIGN_OR_RETURN(Range range, ShownRange(db, *collected.range));
+  GpuUtilization util;
+  // Saturating: report times are untrusted, and a span past INT64_MAX ns (292 years) is cut there.
+  int64_t span = std::max<int64_t>(SaturatingSub(range.end, range.start), 1);
+  util.start_ns = range.start;
+  util.bin_ns = std::max<int64_t>(1, CeilDiv(span, bins));
+  util.end_ns = SaturatingAdd(range.start, span);
+  size_t nbins = static_cast<size_t>(std::min<int64_t>(CeilDiv(span, util.bin_ns), bins));
+
+  std::map<int64_t, GpuUtilization::Gpu>& gpus = collected.gpus;
+  GSYS_RETURN_IF_ERROR(FillNames(db, gpus));
+  for (auto& [dev, gpu] : gpus) gpu.busy_percent.assign(nbins, 0.0);
+  std::map<int64_t, analysis::BusyBins> busy;
+  for (const Busy& b : collected.activity) {
+    auto it = busy.find(b.dev);
     if (it == busy.end()) {
-      it = busy.emplace(dev, analysis::BusyBins(util.start_ns, util.bin_ns, nbins)).first;
+      it = busy.emplace(b.dev, analysis::BusyBins(util.start_ns, util.bin_ns, nbins)).first;
     }
-    it->second.Add(stmt.ColumnInt(1), stmt.ColumnInt(2));
+    it->second.Add(b.start, b.end);
   }
   for (auto& [dev, per_bin] : busy) {
     per_bin.Flush();
@@ -140,6 +264,12 @@ Result<std::optional<GpuUtilization>> ComputeGpuUtilization(report::Database& db
   }
   for (auto& [dev, gpu] : gpus) util.gpus.push_back(std::move(gpu));
   return std::optional<GpuUtilization>(std::move(util));
+}
+
+}  // namespace gpu_util_internal
+
+Result<std::optional<GpuUtilization>> ComputeGpuUtilization(report::Database& db, int bins) {
+  return gpu_util_internal::Compute(db, bins, false);
 }
 
 }  // namespace gsys::cli

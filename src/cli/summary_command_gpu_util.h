@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // GPU utilization over time for `gsys summary`: the busy fraction of each GPU per time bin, where
 // busy means at least one kernel, memcpy or memset running (overlapping work on several streams
-// counts once). Computed in SQL on the report.
+// counts once). One scan of each GPU table; SQL queries where a value is not an integer.
 #pragma once
 
 #include <cstdint>
@@ -36,5 +36,10 @@ struct GpuUtilization {
 // (ANALYSIS_DETAILS when it contains every GPU activity, else the span of the activity).
 // nullopt when the report holds no kernel, memcpy or memset. `bins` >= 1.
 Result<std::optional<GpuUtilization>> ComputeGpuUtilization(report::Database& db, int bins);
+
+namespace gpu_util_internal {
+// ComputeGpuUtilization, from the SQL queries alone when `sql_only` (tests compare the two).
+Result<std::optional<GpuUtilization>> Compute(report::Database& db, int bins, bool sql_only);
+}  // namespace gpu_util_internal
 
 }  // namespace gsys::cli

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include "report/db/database.h"
 
 namespace gsys::cli {
@@ -80,6 +82,65 @@ TEST(SummaryGpuUtil, NoGpuActivityIsNullopt) {
   auto util = ComputeGpuUtilization(db, 10);
   ASSERT_TRUE(util.ok());
   EXPECT_FALSE(util->has_value());
+}
+
+void ExpectSame(const std::optional<GpuUtilization>& sql, const std::optional<GpuUtilization>& scan,
+                const std::string& what) {
+  ASSERT_EQ(sql.has_value(), scan.has_value()) << what;
+  if (!sql) return;
+  EXPECT_EQ(sql->start_ns, scan->start_ns) << what;
+  EXPECT_EQ(sql->bin_ns, scan->bin_ns) << what;
+  EXPECT_EQ(sql->end_ns, scan->end_ns) << what;
+  ASSERT_EQ(sql->gpus.size(), scan->gpus.size()) << what;
+  for (size_t g = 0; g < sql->gpus.size(); ++g) {
+    const GpuUtilization::Gpu &a = sql->gpus[g], &b = scan->gpus[g];
+    EXPECT_EQ(a.device_id, b.device_id) << what;
+    EXPECT_EQ(a.name, b.name) << what;
+    EXPECT_EQ(a.kernels, b.kernels) << what;
+    EXPECT_EQ(a.memory_ops, b.memory_ops) << what;
+    EXPECT_EQ(a.busy_ns, b.busy_ns) << what;
+    EXPECT_EQ(a.first_ns, b.first_ns) << what;
+    EXPECT_EQ(a.last_ns, b.last_ns) << what;
+    EXPECT_EQ(a.busy_percent, b.busy_percent) << what;
+  }
+}
+
+// The one-scan path against the queries it replaced, on random activity with what the queries
+// treat specially: NULL devices and times, zero-length and reversed rows, tied starts, devices
+// without kernels; and a real-valued time, which sends the scan back to the queries.
+TEST(SummaryGpuUtil, ScanMatchesTheQueries) {
+  for (uint32_t seed = 1; seed <= 40; ++seed) {
+    std::mt19937 rng(seed);
+    auto pick = [&rng](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+    auto value = [&](int lo, int hi) {
+      return pick(0, 30) == 0 ? std::string("NULL") : std::to_string(pick(lo, hi));
+    };
+    std::string sql = "INSERT INTO ANALYSIS_DETAILS VALUES (" + std::to_string(pick(0, 50)) + ", " +
+                      std::to_string(pick(900, 1100)) +
+                      ");"
+                      "INSERT INTO TARGET_INFO_GPU VALUES (0, 'A'), (2, 'B');";
+    const char* tables[] = {"CUPTI_ACTIVITY_KIND_KERNEL (deviceId, streamId, start, end)",
+                            "CUPTI_ACTIVITY_KIND_MEMCPY (deviceId, start, end)",
+                            "CUPTI_ACTIVITY_KIND_MEMSET (deviceId, start, end)"};
+    for (int t = 0; t < 3; ++t) {
+      for (int n = pick(0, 25); n > 0; --n) {
+        int start = pick(0, 1000);
+        std::string end = pick(0, 30) == 0 ? "NULL" : std::to_string(start + pick(-5, 120));
+        sql += std::string("INSERT INTO ") + tables[t] + " VALUES (" + value(0, 3) +
+               (t == 0 ? ", 7" : "") + ", " + (pick(0, 30) ? std::to_string(start) : "NULL") +
+               ", " + end + ");";
+      }
+    }
+    if (seed % 10 == 0) sql += "INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET VALUES (1, 10.5, 20);";
+    report::Database db = MakeDb(sql);
+    for (int bins : {1, 7, 100}) {
+      auto with_sql = gpu_util_internal::Compute(db, bins, true);
+      auto scanned = gpu_util_internal::Compute(db, bins, false);
+      ASSERT_TRUE(with_sql.ok() && scanned.ok());
+      ExpectSame(*with_sql, *scanned,
+                 "seed " + std::to_string(seed) + ", bins " + std::to_string(bins));
+    }
+  }
 }
 
 }  // namespace

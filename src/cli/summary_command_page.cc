@@ -14,6 +14,7 @@
 #include "cli/summary_command_gpu_metrics.h"
 #include "cli/summary_command_gpu_util.h"
 #include "cli/summary_command_timeline.h"
+#include "cli/progress_line.h"
 #include "common/saturating.h"
 #include "common/strings.h"
 #include "report/reader/report_reader.h"
@@ -21,12 +22,17 @@
 namespace gsys::cli {
 namespace {
 
-using Task = std::function<Status(report::ReportReader&)>;
+// A part of the page and its name on the progress line.
+struct Task {
+  std::string name;
+  std::function<Status(report::ReportReader&)> run;
+};
 
 // Runs `tasks` on up to 4 threads, each with its own read-only connection (SQLite connections
 // are single-threaded here); the caller's `reader` serves the calling thread. Returns the first
 // error in task order.
-Status RunTasks(report::ReportReader& reader, const std::vector<Task>& tasks) {
+Status RunTasks(report::ReportReader& reader, const std::vector<Task>& tasks, bool progress) {
+  ProgressLine line(progress, tasks.size());
   constexpr size_t kMaxWorkers = 4;
   size_t workers =
       std::min({tasks.size(), kMaxWorkers,
@@ -34,14 +40,17 @@ Status RunTasks(report::ReportReader& reader, const std::vector<Task>& tasks) {
   std::vector<Status> results(tasks.size());
   std::atomic<size_t> next{0};
   auto drain = [&](report::ReportReader& own) {
-    for (size_t i = next++; i < tasks.size(); i = next++) results[i] = tasks[i](own);
+    for (size_t i = next++; i < tasks.size(); i = next++) {
+      results[i] = tasks[i].run(own);
+      line.Done(tasks[i].name);
+    }
   };
   std::vector<std::thread> threads;
   for (size_t w = 1; w < workers; ++w) {
     threads.emplace_back([&] {
-      Result<report::ReportReader> extra = report::ReportReader::Open(reader.path());
+      // With the caller's filter and data-check findings (see OpenAnother).
+      Result<report::ReportReader> extra = reader.OpenAnother();
       if (!extra.ok()) return;  // the other threads cover its share
-      if (reader.filtered() && !extra->SetNvtxFilter(reader.ActiveFilter()).ok()) return;
       drain(extra.value());
     });
   }
@@ -241,33 +250,33 @@ Result<html::Page> BuildSummaryPage(report::ReportReader& reader, const std::str
   std::vector<SampledGpuMetric> metrics;
   html::Timeline timeline;
   std::vector<Task> tasks;
-  tasks.push_back([&](report::ReportReader& r) -> Status {
+  tasks.push_back({"timeline", [&](report::ReportReader& r) -> Status {
     GSYS_ASSIGN_OR_RETURN(timeline, ReadTimeline(r, options.timeline_events));
     return OkStatus();
-  });
-  tasks.push_back([&](report::ReportReader& r) -> Status {  // the slowest first
+  }});
+  tasks.push_back({"GPU utilization", [&](report::ReportReader& r) -> Status {
     GSYS_ASSIGN_OR_RETURN(util, ComputeGpuUtilization(r.db(), options.bins));
     return OkStatus();
-  });
-  tasks.push_back([&](report::ReportReader& r) -> Status {
+  }});
+  tasks.push_back({"GPU metrics", [&](report::ReportReader& r) -> Status {
     GSYS_ASSIGN_OR_RETURN(metrics, ReadSampledGpuMetrics(r.db(), r.HasTable("GSYS_GPU_METRICS"),
                                                          r.HasTable("GPU_METRICS") &&
                                                              r.HasTable("TARGET_INFO_GPU_METRICS")));
     return OkStatus();
-  });
+  }});
   for (size_t i = 0; i < reports.size(); ++i) {
-    tasks.push_back([&, i](report::ReportReader& r) {
-      stats[i] = analysis::RunReport(r, {reports[i], {}});
-      return stats[i].status();
-    });
+    tasks.push_back({reports[i], [&, i](report::ReportReader& r) {
+                       stats[i] = analysis::RunReport(r, {reports[i], {}});
+                       return stats[i].status();
+                     }});
   }
   for (size_t i = 0; i < rules.size(); ++i) {
-    tasks.push_back([&, i](report::ReportReader& r) {
-      findings[i] = analysis::RunRule(r, {rules[i], {}}, shown_input);
-      return findings[i].status();
-    });
+    tasks.push_back({rules[i], [&, i](report::ReportReader& r) {
+                       findings[i] = analysis::RunRule(r, {rules[i], {}}, shown_input);
+                       return findings[i].status();
+                     }});
   }
-  GSYS_RETURN_IF_ERROR(Prefixed(RunTasks(reader, tasks)));
+  GSYS_RETURN_IF_ERROR(Prefixed(RunTasks(reader, tasks, options.progress)));
 
   html::Page page;
   page.title = "gsys summary: " + std::filesystem::path(shown_input).filename().string();

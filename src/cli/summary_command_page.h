@@ -20,6 +20,7 @@ struct SummaryOptions {
   size_t top_kernels = 15;  // bars in the top-kernels chart (and the NVTX and OSRT charts)
   size_t timeline_events = html::kMaxTimelineEvents;  // events on the timeline at most
   std::string filter_note;  // what --filter-time/--filter-nvtx kept, for the subtitle; "" none
+  bool progress = false;    // "[i/n] step" on stderr while it works (a terminal only)
 };
 
 // Builds the page for the opened report `reader`; `shown_input` names it on the page. The stats

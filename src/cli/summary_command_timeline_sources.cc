@@ -2,6 +2,7 @@
 // The timeline's source tables, one query each. Tables with start and end are filtered by the
 // reader's views; COMPOSITE_EVENTS (instants) is filtered here with the same window and thread.
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <map>
 #include <unordered_map>
@@ -68,8 +69,43 @@ Status ForEachRow(report::Database& db, const std::string& sql, F row) {
   }
 }
 
+// Kernel launch shapes (grid, block, registers, shared memory, stream) repeat: each distinct
+// one's detail text is formatted and interned once (snprintf per kernel was a tenth of the
+// timeline at 1 M kernels).
+class LaunchDetails {
+ public:
+  using Shape = std::array<int64_t, 9>;
+  explicit LaunchDetails(html::TimelineStrings& strings) : strings_(strings) {}
+  uint32_t Get(const Shape& v) {
+    auto [it, fresh] = ids_.try_emplace(v, 0);
+    if (!fresh) return it->second;
+    char detail[200];
+    std::snprintf(detail, sizeof detail,
+                  "grid %lldx%lldx%lld, block %lldx%lldx%lld, %lld registers, %s shared, "
+                  "stream %lld",
+                  static_cast<long long>(v[0]), static_cast<long long>(v[1]),
+                  static_cast<long long>(v[2]), static_cast<long long>(v[3]),
+                  static_cast<long long>(v[4]), static_cast<long long>(v[5]),
+                  static_cast<long long>(v[6]), Bytes(v[7]).c_str(), static_cast<long long>(v[8]));
+    it->second = strings_.Id(detail);
+    return it->second;
+  }
+
+ private:
+  struct Hash {
+    size_t operator()(const Shape& v) const {
+      uint64_t h = 1469598103934665603ull;
+      for (int64_t x : v) h = (h ^ static_cast<uint64_t>(x)) * 1099511628211ull;
+      return static_cast<size_t>(h);
+    }
+  };
+  html::TimelineStrings& strings_;
+  std::unordered_map<Shape, uint32_t, Hash> ids_;
+};
+
 Status ReadKernels(report::Database& db, StringIdCache& names, html::TimelineStrings& strings,
                    EventSink& sink) {
+  LaunchDetails details(strings);
   return ForEachRow(
       db,
       "SELECT start, end, deviceId, coalesce(globalPid, 0), streamId, demangledName, gridX, gridY,"
@@ -77,19 +113,12 @@ Status ReadKernels(report::Database& db, StringIdCache& names, html::TimelineStr
       " staticSharedMemory + dynamicSharedMemory FROM CUPTI_ACTIVITY_KIND_KERNEL",
       [&](report::Statement& s) -> Status {
         GSYS_ASSIGN_OR_RETURN(uint32_t name, names.Get(s.ColumnInt(5)));
-        char detail[200];
-        std::snprintf(
-            detail, sizeof detail,
-            "grid %lldx%lldx%lld, block %lldx%lldx%lld, %lld registers, %s shared, "
-            "stream %lld",
-            static_cast<long long>(s.ColumnInt(6)), static_cast<long long>(s.ColumnInt(7)),
-            static_cast<long long>(s.ColumnInt(8)), static_cast<long long>(s.ColumnInt(9)),
-            static_cast<long long>(s.ColumnInt(10)), static_cast<long long>(s.ColumnInt(11)),
-            static_cast<long long>(s.ColumnInt(12)), Bytes(s.ColumnInt(13)).c_str(),
-            static_cast<long long>(s.ColumnInt(4)));
+        LaunchDetails::Shape shape = {s.ColumnInt(6),  s.ColumnInt(7),  s.ColumnInt(8),
+                                      s.ColumnInt(9),  s.ColumnInt(10), s.ColumnInt(11),
+                                      s.ColumnInt(12), s.ColumnInt(13), s.ColumnInt(4)};
         sink.Add({s.ColumnInt(0), s.ColumnInt(1),
                   RowKey{0, s.ColumnInt(2), s.ColumnInt(3), s.ColumnInt(4), 0}, name,
-                  strings.Id(detail), TimelineKind::kKernel});
+                  details.Get(shape), TimelineKind::kKernel});
         return OkStatus();
       });
 }
@@ -172,9 +201,9 @@ Status ReadLibraryCalls(report::ReportReader& reader, StringIdCache& names, Even
     const char* name_column;
   };
   static constexpr Table kTables[] = {
-      {"CUDNN_EVENTS", "nameId"},           {"CUBLAS_EVENTS", "nameId"},
-      {"MPI_P2P_EVENTS", "textId"},         {"MPI_COLLECTIVES_EVENTS", "textId"},
-      {"MPI_START_WAIT_EVENTS", "textId"},  {"MPI_OTHER_EVENTS", "textId"}};
+      {"CUDNN_EVENTS", "nameId"},          {"CUBLAS_EVENTS", "nameId"},
+      {"MPI_P2P_EVENTS", "textId"},        {"MPI_COLLECTIVES_EVENTS", "textId"},
+      {"MPI_START_WAIT_EVENTS", "textId"}, {"MPI_OTHER_EVENTS", "textId"}};
   for (const Table& table : kTables) {
     GSYS_ASSIGN_OR_RETURN(bool rows, reader.HasRows(table.name));
     if (!rows) continue;
@@ -233,23 +262,21 @@ Status ReadScheduling(report::ReportReader& reader, html::TimelineStrings& strin
   const auto& filter = reader.ActiveFilter();
   bool filtered = reader.filtered();
   uint32_t running = strings.Id("Running");
-  return ForEachRow(
-      reader.db(), report::kSchedRunningSpansSql,
-      [&](report::Statement& s) {
-        int64_t start = s.ColumnInt(0), end = s.ColumnInt(1), gtid = s.ColumnInt(2);
-        if (filtered && !Overlaps(filter, start, end, gtid)) return OkStatus();
-        // ENUM_SAMPLING_THREAD_STATE of the switch out: 1 preempted (still runnable), 2 waiting.
-        std::string detail = "CPU " + std::to_string(s.ColumnInt(3));
-        if (!s.IsNull(4)) {
-          int64_t state = s.ColumnInt(4);
-          detail += state == 1   ? ", then preempted"
-                    : state == 2 ? ", then waiting"
-                                 : ", then state " + std::to_string(state);
-        }
-        sink.Add({start, end, RowKey{1, gtid >> 24, gtid, 0, kThreadScheduling}, running,
-                  strings.Id(detail), TimelineKind::kThreadState});
-        return OkStatus();
-      });
+  return ForEachRow(reader.db(), report::kSchedRunningSpansSql, [&](report::Statement& s) {
+    int64_t start = s.ColumnInt(0), end = s.ColumnInt(1), gtid = s.ColumnInt(2);
+    if (filtered && !Overlaps(filter, start, end, gtid)) return OkStatus();
+    // ENUM_SAMPLING_THREAD_STATE of the switch out: 1 preempted (still runnable), 2 waiting.
+    std::string detail = "CPU " + std::to_string(s.ColumnInt(3));
+    if (!s.IsNull(4)) {
+      int64_t state = s.ColumnInt(4);
+      detail += state == 1   ? ", then preempted"
+                : state == 2 ? ", then waiting"
+                             : ", then state " + std::to_string(state);
+    }
+    sink.Add({start, end, RowKey{1, gtid >> 24, gtid, 0, kThreadScheduling}, running,
+              strings.Id(detail), TimelineKind::kThreadState});
+    return OkStatus();
+  });
 }
 
 }  // namespace

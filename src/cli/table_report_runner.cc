@@ -14,6 +14,7 @@
 #include "analysis/stats/format/json_formatter.h"
 #include "cli/data_warnings.h"
 #include "cli/output.h"
+#include "cli/progress_line.h"
 #include "cli/stats_plan.h"
 #include "common/one_line.h"
 #include "common/strings.h"
@@ -267,8 +268,8 @@ Status Emit(const std::string& shown_input, const PlannedJob& p, const TableRunO
 std::vector<Result<TableOutcome>> ComputeOutcomes(report::ReportReader& reader,
                                                   const std::string& shown_input,
                                                   const std::vector<PlannedJob>& plan,
-                                                  const TableRunOptions& options,
-                                                  const TableJobFn& run_job) {
+                                                  const TableJobFn& run_job,
+                                                  ProgressLine& progress) {
   constexpr size_t kMaxWorkers = 4;
   size_t workers = std::min({plan.size(), kMaxWorkers,
                              static_cast<size_t>(std::max(1u, std::thread::hardware_concurrency()))});
@@ -277,13 +278,16 @@ std::vector<Result<TableOutcome>> ComputeOutcomes(report::ReportReader& reader,
   auto drain = [&](report::ReportReader& own) {
     for (size_t i = next++; i < plan.size(); i = next++) {
       slots[i].emplace(run_job(own, plan[i].job, shown_input));
+      progress.Done(plan[i].job.name);
     }
   };
   std::vector<std::thread> threads;
   for (size_t w = 1; w < workers; ++w) {
     threads.emplace_back([&] {
-      Result<report::ReportReader> extra = report::ReportReader::Open(reader.path());
-      if (!extra.ok() || !ApplyFilters(extra.value(), options).ok()) return;  // main thread covers
+      // The caller's reader has run the data checks: a fresh Open would not know that the
+      // correlation ids are unique and would sort every API row in each rule that joins them.
+      Result<report::ReportReader> extra = reader.OpenAnother();
+      if (!extra.ok()) return;  // the main thread covers its share
       drain(extra.value());
     });
   }
@@ -321,8 +325,12 @@ Result<int> RunTableJobs(const TableRunOptions& options, const std::vector<Table
   }
   ConsoleSink data;
   for (auto& input : prepared) {
-    std::vector<Result<TableOutcome>> outcomes =
-        ComputeOutcomes(input.reader, input.shown, input.plan, options, run_job);
+    std::vector<Result<TableOutcome>> outcomes;
+    {
+      // Erased (by its destructor) before the first table is printed.
+      ProgressLine progress(!options.quiet, input.plan.size());
+      outcomes = ComputeOutcomes(input.reader, input.shown, input.plan, run_job, progress);
+    }
     data.json.emplace_back(input.shown, std::vector<ConsoleData>{});
     for (size_t i = 0; i < input.plan.size(); ++i) {
       ConsoleSink* collect = IsDataFormat(input.plan[i]) ? &data : nullptr;

@@ -29,6 +29,30 @@ def gsys(*args, cwd=None):
     return subprocess.run([Paths.gsys, *args], capture_output=True, text=True, cwd=cwd)
 
 
+def gsys_stderr_on_tty(*args, cwd=None):
+    """Runs gsys with stderr on a pseudo-terminal (stdout piped): (returncode, stdout, what the
+    terminal received)."""
+    import pty
+    master, slave = pty.openpty()
+    env = dict(os.environ, TERM="xterm")
+    proc = subprocess.Popen([Paths.gsys, *args], stdout=subprocess.PIPE, stderr=slave, cwd=cwd,
+                            env=env)
+    os.close(slave)
+    received = b""
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:  # EIO: the last writer closed the terminal
+            break
+        if not chunk:
+            break
+        received += chunk
+    out = proc.stdout.read()
+    proc.wait()
+    os.close(master)
+    return proc.returncode, out.decode(), received.decode(errors="replace")
+
+
 def fixtures_dir():
     """The nsys fixtures folder; skips the calling test when it does not exist."""
     if not os.path.isdir(Paths.fixtures):

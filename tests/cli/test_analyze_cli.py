@@ -6,7 +6,7 @@ rules print nsys's console shape; outputs pair with rules as in stats."""
 import os
 
 from cli_harness import (EXIT_BAD_INPUT, EXIT_IO, EXIT_NOT_FOUND, EXIT_USAGE, CliTestCase,
-                         fixture, fixtures_dir, gsys, main)
+                         fixture, fixtures_dir, gsys, gsys_stderr_on_tty, main)
 
 NO_MEMSET = "nsys2022.4-cuda-vectoradd-streams-memcpy.sqlite"
 
@@ -34,6 +34,25 @@ class AnalyzeCliTest(CliTestCase):
     def test_unknown_rule_suggests(self):
         self.assertOneLineError(gsys("analyze", "-r", "gpu_gap", self.fixture), EXIT_USAGE,
                                 "analyze: unknown rule 'gpu_gap'", "did you mean 'gpu_gaps'")
+
+    def test_progress_on_a_terminal_only(self):
+        # "[i/n] rule" on a terminal while the rules run, erased before the output; never into a
+        # pipe, never with -q (issue 20 item 3).
+        args = ["analyze", "-r", "gpu_gaps,gpu_time_util,cuda_api_sync", "-f", "csv", "-o", "-"]
+        piped = gsys(*args, self.fixture)
+        self.assertEqual(piped.returncode, 0, piped.stderr)
+        self.assertNotIn("[1/3]", piped.stderr)
+        rc, out, tty = gsys_stderr_on_tty(*args, self.fixture)
+        self.assertEqual(rc, 0, tty)
+        self.assertEqual(out, piped.stdout)
+        for step in ("[1/3] ", "[2/3] ", "[3/3] "):
+            self.assertIn(step, tty)
+        last = tty.rindex("[3/3] ")
+        self.assertIn("\r", tty[last:])  # erased
+        self.assertLess(last, tty.index("Processing ["))  # before the console lines
+        rc, out, tty = gsys_stderr_on_tty(*args[:1], "-q", *args[1:], self.fixture)
+        self.assertEqual(rc, 0, tty)
+        self.assertNotIn("[1/3]", tty)
 
     def test_bad_rule_options(self):
         cases = [("gpu_gaps:gapp=3", "unknown option 'gapp'"),

@@ -13,7 +13,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from intervals import union_length  # noqa: E402
 from cli_harness import (EXIT_BAD_INPUT, EXIT_IO, EXIT_NOT_FOUND, EXIT_UNSUPPORTED,  # noqa: E402
-                         EXIT_USAGE, CliTestCase, Paths, fixture, gsys, main)
+                         EXIT_USAGE, CliTestCase, Paths, fixture, gsys, gsys_stderr_on_tty,
+                         main)
 
 FIXTURES = [
     "nsys2020.3-python-nvtx-cudf.sqlite",
@@ -171,6 +172,18 @@ class SummaryCli(CliTestCase):
         whole = self.run_summary(fixture(), "-f")
         self.assertIn('<script type="application/json"', whole)
         self.assertIn("CUDA GPU Kernel Summary", whole)
+
+    def test_progress_on_a_terminal_only(self):
+        # "[i/n] part" on a terminal while the page is built, then erased; never into a pipe.
+        out = os.path.join(self.tmp, "page.html")
+        rc, stdout, tty = gsys_stderr_on_tty("summary", fixture(), "-o", out)
+        self.assertEqual(rc, 0, tty)
+        self.assertEqual(stdout, "Wrote [%s]\n" % out)
+        self.assertIn("[1/", tty)
+        self.assertIn("] timeline", tty)
+        self.assertTrue(tty.rstrip(" ").endswith("\r"), repr(tty[-200:]))
+        proc = gsys("summary", fixture(), "-o", out, "-f")
+        self.assertNotIn("[1/", proc.stderr)
 
     def test_help(self):
         proc = gsys("summary", "--help")

@@ -3,7 +3,9 @@
 // NVTX filter, expand its SQL template, run it, restore the reader's filter.
 #include <algorithm>
 
+#include "analysis/rules/native/native_stages.h"
 #include "analysis/rules/rule_options.h"
+#include "analysis/rules/rule_path.h"
 #include "analysis/rules/rule_registry.h"
 #include "analysis/rules/rules.h"
 #include "analysis/stats/stats_engine.h"
@@ -62,13 +64,32 @@ Result<std::optional<ReportReader::NvtxFilter>> RuleFilter(ReportReader& reader,
   return std::optional<ReportReader::NvtxFilter>(filter);
 }
 
-Result<ResultTable> RunRuleSql(ReportReader& reader, const RuleSpec& spec, TemplateContext ctx) {
+// The rule's table: its C++ stage and the SQL that finishes it where it has one and the data
+// suits it (native/native_stages.h), else the rule's SQL.
+Result<ResultTable> RunRuleQuery(ReportReader& reader, const RuleSpec& spec,
+                                 const BoundRuleArgs& args, RulePath path) {
   std::string_view text = RuleSql(spec.name);
   if (text.empty()) {
     return Error(StatusCode::kInternal,
                  "analyze: no SQL embedded for rule '" + std::string(spec.name) + "'");
   }
+  TemplateContext ctx = args.ctx;
   ctx.partials = [](std::string_view partial) { return RuleSql("_" + std::string(partial)); };
+  native::Stage stage = path == RulePath::kSqlOnly ? nullptr : native::FindStage(spec.name);
+  bool staged = false;
+  if (stage) {
+    auto done = stage(reader, args.values);
+    if (!done.ok()) {
+      return Error(StatusCode::kBadInput, "analyze: rule '" + std::string(spec.name) +
+                                              "' failed: " + done.status().message());
+    }
+    staged = done.value();
+  }
+  if (path == RulePath::kNativeOnly && !staged) {
+    return Error(StatusCode::kUnsupported,
+                 "analyze: rule '" + std::string(spec.name) + "': no C++ stage for this data");
+  }
+  if (staged) text = RuleSql("_" + std::string(spec.name) + "_native");
   ctx.flags["unique_correlation"] = reader.correlation_ids_unique().value_or(false);
   for (const std::string& table : TablesTestedByTemplate(text, ctx.partials)) {
     GSYS_ASSIGN_OR_RETURN(bool present, reader.HasRows(table));
@@ -145,6 +166,11 @@ Result<std::vector<RuleRequest>> ParseRuleList(const std::vector<std::string>& f
 
 Result<RuleOutcome> RunRule(ReportReader& reader, const RuleRequest& request,
                             const std::string& shown_input) {
+  return RunRuleWith(reader, request, shown_input, RulePath::kAuto);
+}
+
+Result<RuleOutcome> RunRuleWith(ReportReader& reader, const RuleRequest& request,
+                                const std::string& shown_input, RulePath path) {
   const RuleSpec* spec = FindRuleSpec(request.name);
   if (!spec) return UnknownRule(request.name);
   GSYS_ASSIGN_OR_RETURN(BoundRuleArgs args, BindRuleArgs(*spec, request.args));
@@ -177,7 +203,7 @@ Result<RuleOutcome> RunRule(ReportReader& reader, const RuleRequest& request,
   }
   ReportReader::NvtxFilter saved = reader.ActiveFilter();
   if (filter) GSYS_RETURN_IF_ERROR(reader.SetNvtxFilter(*filter));
-  auto table = RunRuleSql(reader, *spec, args.ctx);
+  auto table = RunRuleQuery(reader, *spec, args, path);
   if (filter) GSYS_RETURN_IF_ERROR(reader.SetNvtxFilter(saved));
   if (!table.ok()) return table.status();
   outcome.table = std::move(table).value();

@@ -93,6 +93,13 @@ Result<ReportReader> ReportReader::Open(const std::string& path) {
   return reader;
 }
 
+Result<ReportReader> ReportReader::OpenAnother() const {
+  GSYS_ASSIGN_OR_RETURN(ReportReader other, Open(path_));
+  if (filter_active_) GSYS_RETURN_IF_ERROR(other.SetNvtxFilter(filter_));
+  other.correlation_ids_unique_ = correlation_ids_unique_;
+  return other;
+}
+
 Status ReportReader::QuickCheck() {
   auto damaged = [&](const std::string& what) {
     return Error(StatusCode::kBadInput, "report: '" + path_ + "' is damaged (SQLite quick_check: " +

@@ -54,6 +54,10 @@ class ReportReader {
   //   kBadInput    a directory, empty, not SQLite, truncated/corrupt, SQLite but not a report;
   //   kUnsupported a gsys schema version or nsys EXPORT_SCHEMA_VERSION major newer than known.
   static Result<ReportReader> Open(const std::string& path);
+  // Another connection to the same file, for another thread: this reader's filter and its
+  // data-check findings (correlation_ids_unique) carried over, so that the same query takes the
+  // same plan on either connection. Errors as Open's.
+  Result<ReportReader> OpenAnother() const;
 
   ReportReader(ReportReader&&) noexcept = default;
   ReportReader& operator=(ReportReader&&) noexcept = default;

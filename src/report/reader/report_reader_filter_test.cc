@@ -178,5 +178,30 @@ TEST(NvtxFilterTest, ProcessRestrictionForStartEndRanges) {
   EXPECT_GT(Int(reader.db(), "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL"), 0);
 }
 
+// A second connection for another thread sees the same rows and keeps the data-check finding
+// that lets the analyses skip their per-id sort (issue 20 item 3: without it, half of a
+// two-thread analyze ran the slow plan).
+TEST(OpenAnotherTest, CarriesFilterAndCorrelationFinding) {
+  GSYS_SKIP_WITHOUT_NSYS_FIXTURES();
+  ReportReader reader = OpenOrDie(Fixture(testing::k2026));
+  const std::string count = "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL";
+  int64_t all = Int(reader.db(), count);
+  Result<ReportReader> plain = reader.OpenAnother();
+  ASSERT_TRUE(plain.ok()) << plain.status().message();
+  EXPECT_FALSE(plain->filtered());
+  EXPECT_FALSE(plain->correlation_ids_unique().has_value());
+  EXPECT_EQ(Int(plain->db(), count), all);
+
+  reader.set_correlation_ids_unique(true);
+  ASSERT_TRUE(reader.SetTimeWindow({60200000000, 60300000000}).ok());
+  int64_t windowed = Int(reader.db(), count);
+  ASSERT_LT(windowed, all);
+  Result<ReportReader> other = reader.OpenAnother();
+  ASSERT_TRUE(other.ok()) << other.status().message();
+  EXPECT_TRUE(other->filtered());
+  EXPECT_EQ(other->correlation_ids_unique(), std::optional<bool>(true));
+  EXPECT_EQ(Int(other->db(), count), windowed);
+}
+
 }  // namespace
 }  // namespace gsys::report

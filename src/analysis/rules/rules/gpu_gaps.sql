@@ -5,6 +5,8 @@
 -- (O(n log n) instead of a join of two numbered lists). Context ID is the context of the op that
 -- ends the gap (nsys: of the op whose end begins it; ops of one device and process share one).
 -- Unlike nsys 2024 (which applies LIMIT before ranking), the row limit keeps the longest gaps.
+-- With clean data the rule runs as a C++ sweep instead (native/gpu_gaps_stage.cc) and ranks its
+-- rows with the same partial (_gpu_gaps_native.sql).
 WITH
   {{>gpu_ops}},
   prior AS (
@@ -18,13 +20,4 @@ WITH
     FROM prior
     WHERE start - prevEnd > {{gap}} * 1000000
   )
-SELECT
-  ROW_NUMBER() OVER (ORDER BY duration DESC, gapStart) AS "Row#",
-  duration AS "Duration:dur_ns",
-  gapStart AS "Start:ts_ns",
-  pid AS "PID",
-  deviceId AS "Device ID",
-  contextId AS "Context ID"
-FROM gaps
-ORDER BY 1
-LIMIT {{rows}}
+{{>gpu_gaps_rows}}

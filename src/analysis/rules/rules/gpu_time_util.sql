@@ -3,7 +3,8 @@
 -- end); a chunk's in-use % is the sum of its overlap with every op (concurrent ops add up, so it
 -- may exceed 100) over its length. Chunks below threshold= % are kept and consecutive ones merged
 -- into one row with the length-weighted average. Integer chunk arithmetic equals nsys's
--- ceil(float) below 2^53 ns.
+-- ceil(float) below 2^53 ns. With clean data the rule runs as a C++ pass instead
+-- (native/gpu_time_util_stage.cc) and finishes with the same partial (_gpu_time_util_native.sql).
 WITH RECURSIVE
   chunk_ids(rangeId) AS (
     SELECT 0 UNION ALL SELECT rangeId + 1 FROM chunk_ids WHERE rangeId + 1 < {{chunks}}
@@ -52,24 +53,4 @@ WITH RECURSIVE
     LEFT JOIN busy AS b ON b.rangeId = ch.rangeId AND b.deviceId = ch.deviceId AND b.pid = ch.pid
     WHERE coalesce(b.busy, 0.0) / (ch.cend - ch.cstart) * 100 < {{threshold}}
   ),
-  grouped AS (
-    SELECT *, rangeId - ROW_NUMBER() OVER (PARTITION BY pid, deviceId ORDER BY rangeId) AS groupId
-    FROM utilization
-  ),
-  merged AS (
-    SELECT min(start) AS start, max(end) - min(start) AS duration,
-           round(sum(size * pct) / sum(size), 1) AS average, pid, deviceId,
-           min(contextId) AS contextId
-    FROM grouped GROUP BY groupId, deviceId, pid
-  )
-SELECT
-  ROW_NUMBER() OVER (ORDER BY average, duration, start, pid, deviceId) AS "Row#",
-  average AS "In-Use:ratio_%",
-  duration AS "Duration:dur_ns",
-  start AS "Start:ts_ns",
-  pid AS "PID",
-  deviceId AS "Device ID",
-  contextId AS "Context ID"
-FROM merged
-ORDER BY 1
-LIMIT {{rows}}
+{{>gpu_time_util_rows}}

@@ -70,7 +70,8 @@ Status Generate(const cli::ParsedFlags& flags, const std::string& command_line) 
   GSYS_RETURN_IF_ERROR(ReadCount(flags, "seed", seed));
   o.seed = static_cast<uint64_t>(seed);
   std::optional<std::string> out = flags.Last("output");
-  if (!out || out->empty()) return Error(StatusCode::kInvalidArgument, "gen_report: -o FILE is required");
+  if (!out || out->empty())
+    return Error(StatusCode::kInvalidArgument, "gen_report: -o FILE is required");
 
   auto t0 = std::chrono::steady_clock::now();
   std::string tmp = *out + ".tmp";
@@ -87,16 +88,19 @@ Status Generate(const cli::ParsedFlags& flags, const std::string& command_line) 
     return counts.status();
   }
   std::filesystem::rename(tmp, *out, ec);
-  if (ec) return Error(StatusCode::kIoError, "gen_report: cannot rename to '" + *out + "': " + ec.message());
+  if (ec)
+    return Error(StatusCode::kIoError,
+                 "gen_report: cannot rename to '" + *out + "': " + ec.message());
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (!flags.Has("quiet")) {
     const TimelineOptions& r = counts->resolved;
-    std::printf("%s: %lld kernels, %lld api, %lld memcpy, %lld memset, %lld nvtx, %lld osrt, "
-                "%lld strings in %.1f s\n",
-                out->c_str(), static_cast<long long>(r.kernels), static_cast<long long>(r.api),
-                static_cast<long long>(r.memcpy), static_cast<long long>(r.memset),
-                static_cast<long long>(r.nvtx), static_cast<long long>(r.osrt),
-                static_cast<long long>(counts->strings), secs);
+    std::printf(
+        "%s: %lld kernels, %lld api, %lld memcpy, %lld memset, %lld nvtx, %lld osrt, "
+        "%lld strings in %.1f s\n",
+        out->c_str(), static_cast<long long>(r.kernels), static_cast<long long>(r.api),
+        static_cast<long long>(r.memcpy), static_cast<long long>(r.memset),
+        static_cast<long long>(r.nvtx), static_cast<long long>(r.osrt),
+        static_cast<long long>(counts->strings), secs);
   }
   return OkStatus();
 }
@@ -109,9 +113,10 @@ int Main(int argc, char** argv) {
     return 2;
   }
   if (flags->Has("help")) {
-    std::printf("usage: gsys_gen_report [options] -o FILE\n\nWrites a synthetic gsys report "
-                "(nsys-export-compatible SQLite), deterministic for a given --seed.\n\n%s",
-                cli::FlagsHelp(Specs()).c_str());
+    std::printf(
+        "usage: gsys_gen_report [options] -o FILE\n\nWrites a synthetic gsys report "
+        "(nsys-export-compatible SQLite), deterministic for a given --seed.\n\n%s",
+        cli::FlagsHelp(Specs()).c_str());
     return 0;
   }
   if (!flags->positionals().empty()) {

@@ -117,8 +117,8 @@ int main(int argc, char** argv) {
         perror("perf_event_open");
         return 1;
       }
-      g_ring = mmap(NULL, (PAGES + 1) * sysconf(_SC_PAGESIZE), PROT_READ | PROT_WRITE,
-                    MAP_SHARED, fd, 0);
+      g_ring = mmap(NULL, (PAGES + 1) * sysconf(_SC_PAGESIZE), PROT_READ | PROT_WRITE, MAP_SHARED,
+                    fd, 0);
       if (g_ring == MAP_FAILED) return 1;
     }
     double t0 = ThreadCpu();

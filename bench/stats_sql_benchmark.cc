@@ -40,8 +40,7 @@ struct Traced {
 int OnTrace(unsigned type, void* ctx, void* p, void* x) {
   if (type == SQLITE_TRACE_PROFILE) {
     const char* sql = sqlite3_sql(static_cast<sqlite3_stmt*>(p));
-    static_cast<std::vector<Traced>*>(ctx)->push_back(
-        {sql ? sql : "", *static_cast<int64_t*>(x)});
+    static_cast<std::vector<Traced>*>(ctx)->push_back({sql ? sql : "", *static_cast<int64_t*>(x)});
   }
   return 0;
 }
@@ -76,8 +75,9 @@ int Profile(const std::string& path, const std::vector<std::string>& reports, bo
     Result<analysis::ReportOutcome> outcome = analysis::RunReport(*reader, {name, {}});
     double secs = Seconds(start);
     std::printf("%s: %.3f s%s\n", name.c_str(), secs,
-                !outcome.ok() ? (" FAILED: " + outcome.status().message()).c_str()
-                : outcome->skipped ? " (skipped)" : "");
+                !outcome.ok()      ? (" FAILED: " + outcome.status().message()).c_str()
+                : outcome->skipped ? " (skipped)"
+                                   : "");
     std::vector<Traced> statements = std::move(traced);
     for (const Traced& t : statements) {
       std::string one_line = t.sql;
@@ -175,12 +175,14 @@ int Main(int argc, char** argv) {
     } else if (path.empty() && !arg.empty() && arg[0] != '-') {
       path = arg;
     } else {
-      std::fprintf(stderr, "usage: gsys_stats_sql_benchmark REPORT [-r NAME,...] [--profile [--sql]]\n");
+      std::fprintf(stderr,
+                   "usage: gsys_stats_sql_benchmark REPORT [-r NAME,...] [--profile [--sql]]\n");
       return 2;
     }
   }
   if (path.empty()) {
-    std::fprintf(stderr, "usage: gsys_stats_sql_benchmark REPORT [-r NAME,...] [--profile [--sql]]\n");
+    std::fprintf(stderr,
+                 "usage: gsys_stats_sql_benchmark REPORT [-r NAME,...] [--profile [--sql]]\n");
     return 2;
   }
   if (reports.empty()) {

@@ -22,19 +22,23 @@ class Digits {
     v_ /= options.size();
     return out;
   }
+
  private:
   size_t v_;
 };
 
 const Strings kTypes = {"float", "c10::BFloat16", "c10::Half", "double"};
 const Strings kCutlassTypes = {"cutlass::bfloat16_t", "cutlass::half_t"};
-const Strings kFunctors = {"CUDAFunctor_add", "MulFunctor", "AbsFunctor", "GeluCUDAKernelImpl",
-                           "FillFunctor", "BinaryFunctor", "sigmoid_kernel_cuda", "DivFunctor",
-                           "CompareEqFunctor", "where_kernel_impl", "silu_kernel", "neg_kernel_cuda"};
+const Strings kFunctors = {"CUDAFunctor_add",     "MulFunctor",  "AbsFunctor",
+                           "GeluCUDAKernelImpl",  "FillFunctor", "BinaryFunctor",
+                           "sigmoid_kernel_cuda", "DivFunctor",  "CompareEqFunctor",
+                           "where_kernel_impl",   "silu_kernel", "neg_kernel_cuda"};
 const Strings kReduceOps = {"func_wrapper_t<float, at::native::sum_functor<float, float, float>>",
                             "MeanOps<float, float, float, float>",
-                            "MaxOps<float>", "NormTwoOps<float, float, float>",
-                            "ArgMaxOps<float>", "WelfordOps<float, float, int, thrust::pair<float, float>>"};
+                            "MaxOps<float>",
+                            "NormTwoOps<float, float, float>",
+                            "ArgMaxOps<float>",
+                            "WelfordOps<float, float, int, thrust::pair<float, float>>"};
 
 std::string Mangle(std::string_view short_name, const std::string& demangled) {
   // Not a real Itanium mangling, but shaped like one: nested name, template args folded into a
@@ -72,8 +76,8 @@ KernelName Unrolled(size_t v) {
   k.short_name = "elementwise_kernel";
   std::string lambda = "at::native::gpu_kernel_impl_nocast<" + functor +
                        ">(at::TensorIteratorBase&, " + functor + " const&)::{lambda(int)#1}";
-  k.demangled = "void at::native::elementwise_kernel<128, " + u + ", " + lambda + ">(int, " +
-                lambda + ")";
+  k.demangled =
+      "void at::native::elementwise_kernel<128, " + u + ", " + lambda + ">(int, " + lambda + ")";
   return k;
 }
 
@@ -83,20 +87,20 @@ KernelName Reduce(size_t v) {
   std::string vt = d.Pick({"1", "4", "2"});
   std::string op = d.Pick(kReduceOps);
   std::string t = d.Pick(kTypes);
-  std::string reduce = "at::native::ReduceOp<" + t + ", at::native::" + op + ", unsigned int, " +
-                       t + ", 4>";
+  std::string reduce =
+      "at::native::ReduceOp<" + t + ", at::native::" + op + ", unsigned int, " + t + ", 4>";
   KernelName k;
   k.short_name = "reduce_kernel";
-  k.demangled = "void at::native::reduce_kernel<" + threads + ", " + vt + ", " + reduce + ">(" +
-                reduce + ")";
+  k.demangled =
+      "void at::native::reduce_kernel<" + threads + ", " + vt + ", " + reduce + ">(" + reduce + ")";
   return k;
 }
 
 KernelName CutlassGemm(size_t v) {
   Digits d(v);
   std::string dt = d.Pick({"s1688", "h16816", "bf16_s16816", "s16816"});
-  std::string tile = d.Pick({"128x128_32x3", "256x128_32x3", "128x256_64x3", "64x64_32x6",
-                             "128x64_32x6", "256x64_64x4"});
+  std::string tile = d.Pick(
+      {"128x128_32x3", "256x128_32x3", "128x256_64x3", "64x64_32x6", "128x64_32x6", "256x64_64x4"});
   std::string layout = d.Pick({"nn", "nt", "tn", "tt"});
   std::string align = d.Pick({"4", "8", "2"});
   std::string name = "cutlass_80_tensorop_" + dt + "gemm_" + tile + "_" + layout + "_align" + align;
@@ -108,13 +112,13 @@ KernelName CutlassGemm(size_t v) {
 
 KernelName CublasSm90(size_t v) {
   Digits d(v);
-  std::string dt = d.Pick({"bf16bf16_bf16f32_f32", "f16f16_f16f32_f32", "e4m3e4m3_bf16f32_f32",
-                           "tf32tf32_f32f32_f32"});
+  std::string dt = d.Pick(
+      {"bf16bf16_bf16f32_f32", "f16f16_f16f32_f32", "e4m3e4m3_bf16f32_f32", "tf32tf32_f32f32_f32"});
   std::string layout = d.Pick({"tn", "nt", "nn"});
   std::string tile = d.Pick({"128x128x64", "128x256x64", "256x128x64", "64x128x64", "128x64x64"});
   std::string wg = d.Pick({"1x1x1", "2x1x1"});
-  std::string seg = d.Pick({"execute_segment_k_off_kernel__5x_cublas",
-                            "execute_segment_k_on_kernel__5x_cublas"});
+  std::string seg =
+      d.Pick({"execute_segment_k_off_kernel__5x_cublas", "execute_segment_k_on_kernel__5x_cublas"});
   KernelName k;
   k.demangled = "sm90_xmma_gemm_" + dt + "_" + layout + "_n_tilesize" + tile + "_warpgroupsize" +
                 wg + "_" + seg;
@@ -165,8 +169,8 @@ KernelName LayerNorm(size_t v) {
   KernelName k;
   k.short_name = which;
   k.demangled = "void at::native::(anonymous namespace)::" + which + "<" + t + ", " + acc + extra +
-                ">(int, " + acc + ", " + t + " const*, " + t + " const*, " + t + " const*, " +
-                acc + "*, " + acc + "*, " + t + "*)";
+                ">(int, " + acc + ", " + t + " const*, " + t + " const*, " + t + " const*, " + acc +
+                "*, " + acc + "*, " + t + "*)";
   return k;
 }
 
@@ -188,9 +192,9 @@ KernelName Nccl(size_t v) {
 KernelName Triton(size_t v) {
   Digits d(v);
   std::string kind = d.Pick({"poi", "red", "per"});
-  std::string ops = d.Pick({"_to_copy_add_mul", "add_native_layer_norm", "gelu_mul",
-                            "_softmax_div_masked_fill", "cat_clone", "mean_pow_rsqrt",
-                            "embedding_add", "convert_element_type_silu"});
+  std::string ops =
+      d.Pick({"_to_copy_add_mul", "add_native_layer_norm", "gelu_mul", "_softmax_div_masked_fill",
+              "cat_clone", "mean_pow_rsqrt", "embedding_add", "convert_element_type_silu"});
   KernelName k;
   k.demangled = "triton_" + kind + "_fused_" + ops + "_" + std::to_string(v);
   k.short_name = k.demangled;
@@ -305,34 +309,72 @@ const std::vector<ApiName>& OtherApiNames() {
 
 const std::vector<OsrtName>& OsrtNames() {
   static const std::vector<OsrtName> kNames = {
-      {"pthread_mutex_lock", 1500},   {"ioctl", 6000},          {"poll", 400000},
-      {"pthread_cond_wait", 200000},  {"read", 8000},           {"write", 7000},
-      {"sem_timedwait", 300000},      {"epoll_wait", 500000},   {"pthread_cond_timedwait", 250000},
-      {"futex", 30000},               {"recvmsg", 9000},        {"sendmsg", 12000},
-      {"open64", 20000},              {"close", 4000},          {"fopen64", 25000},
-      {"fclose", 6000},               {"mmap64", 15000},        {"munmap", 20000},
-      {"nanosleep", 100000},          {"pthread_rwlock_rdlock", 1200},
+      {"pthread_mutex_lock", 1500},
+      {"ioctl", 6000},
+      {"poll", 400000},
+      {"pthread_cond_wait", 200000},
+      {"read", 8000},
+      {"write", 7000},
+      {"sem_timedwait", 300000},
+      {"epoll_wait", 500000},
+      {"pthread_cond_timedwait", 250000},
+      {"futex", 30000},
+      {"recvmsg", 9000},
+      {"sendmsg", 12000},
+      {"open64", 20000},
+      {"close", 4000},
+      {"fopen64", 25000},
+      {"fclose", 6000},
+      {"mmap64", 15000},
+      {"munmap", 20000},
+      {"nanosleep", 100000},
+      {"pthread_rwlock_rdlock", 1200},
   };
   return kNames;
 }
 
 const std::vector<std::string>& NvtxNames() {
   static const std::vector<std::string> kNames = {
-      "aten::add_", "aten::mul", "aten::linear", "aten::matmul", "aten::addmm", "aten::copy_",
-      "aten::to", "aten::empty", "aten::view", "aten::layer_norm", "aten::native_layer_norm",
-      "aten::gelu", "aten::softmax", "aten::_softmax", "aten::dropout", "aten::sum", "aten::mean",
-      "aten::cat", "aten::bmm", "aten::transpose", "aten::contiguous", "aten::embedding",
-      "aten::_scaled_dot_product_flash_attention", "forward", "backward", "optimizer.step",
-      "zero_grad", "DataLoader.__next__", "train_step", "nccl:all_reduce", "loss.backward",
+      "aten::add_",
+      "aten::mul",
+      "aten::linear",
+      "aten::matmul",
+      "aten::addmm",
+      "aten::copy_",
+      "aten::to",
+      "aten::empty",
+      "aten::view",
+      "aten::layer_norm",
+      "aten::native_layer_norm",
+      "aten::gelu",
+      "aten::softmax",
+      "aten::_softmax",
+      "aten::dropout",
+      "aten::sum",
+      "aten::mean",
+      "aten::cat",
+      "aten::bmm",
+      "aten::transpose",
+      "aten::contiguous",
+      "aten::embedding",
+      "aten::_scaled_dot_product_flash_attention",
+      "forward",
+      "backward",
+      "optimizer.step",
+      "zero_grad",
+      "DataLoader.__next__",
+      "train_step",
+      "nccl:all_reduce",
+      "loss.backward",
       "autograd::engine::evaluate_function: AddmmBackward0",
   };
   return kNames;
 }
 
 std::string ThreadName(size_t index, const std::string& process_name) {
-  static const std::array<std::string_view, 6> kNames = {
-      "pt_autograd_0", "pt_data_worker", "cuda-EvtHandlr", "pt_nccl_watchdg", "python_gc",
-      "pt_autograd_1"};
+  static const std::array<std::string_view, 6> kNames = {"pt_autograd_0",  "pt_data_worker",
+                                                         "cuda-EvtHandlr", "pt_nccl_watchdg",
+                                                         "python_gc",      "pt_autograd_1"};
   if (index == 0) return process_name;
   return std::string(kNames[(index - 1) % kNames.size()]) +
          (index > kNames.size() ? "_" + std::to_string(index) : "");

@@ -32,11 +32,11 @@ std::vector<KernelName> MakeKernelNames(size_t count);
 
 // A CUDA API function that launches no GPU work (the generator's "other" calls).
 struct ApiName {
-  std::string name;      // as in StringIds, e.g. "cudaEventRecord_v3020"
-  int64_t event_class;   // 0 CUDA runtime, 1 CUDA driver (ENUM_NSYS_EVENT_CLASS)
-  int64_t base_ns;       // typical duration
-  bool syncs_stream;     // blocks until the stream drains (cudaStreamSynchronize)
-  bool syncs_device;     // blocks until every stream drains (cudaDeviceSynchronize)
+  std::string name;     // as in StringIds, e.g. "cudaEventRecord_v3020"
+  int64_t event_class;  // 0 CUDA runtime, 1 CUDA driver (ENUM_NSYS_EVENT_CLASS)
+  int64_t base_ns;      // typical duration
+  bool syncs_stream;    // blocks until the stream drains (cudaStreamSynchronize)
+  bool syncs_device;    // blocks until every stream drains (cudaDeviceSynchronize)
 };
 
 // API names for the calls that are not launches, memcpys or memsets, most frequent first.

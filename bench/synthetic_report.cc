@@ -136,10 +136,22 @@ class KernelSink : public TimelineSink {
   Status OnKernel(const KernelEvent& e) override {
     const KernelName& k = names_[e.name_index];
     const auto& id = ids_.kernels[e.name_index];
-    int64_t values[] = {e.start,      e.end,           e.device,   e.stream,       e.correlation_id,
-                        e.global_pid, id[0],           id[1],      id[2],          k.registers,
-                        k.grid_x,     k.block_x,       k.static_shared, k.dynamic_shared,
-                        e.grid_id,    k.dynamic_shared + k.static_shared + 1024};
+    int64_t values[] = {e.start,
+                        e.end,
+                        e.device,
+                        e.stream,
+                        e.correlation_id,
+                        e.global_pid,
+                        id[0],
+                        id[1],
+                        id[2],
+                        k.registers,
+                        k.grid_x,
+                        k.block_x,
+                        k.static_shared,
+                        k.dynamic_shared,
+                        e.grid_id,
+                        k.dynamic_shared + k.static_shared + 1024};
     for (int i = 0; i < static_cast<int>(std::size(values)); ++i) ins_.Int(i + 1, values[i]);
     last_end = std::max(last_end, e.end);
     return ins_.Insert();
@@ -185,8 +197,8 @@ class MemsetSink : public TimelineSink {
  public:
   explicit MemsetSink(Inserter ins) : ins_(std::move(ins)) {}
   Status OnMemset(const MemsetEvent& e) override {
-    int64_t values[] = {e.start,      e.end,   e.device, e.stream, e.correlation_id,
-                        e.global_pid, e.value, e.bytes};
+    int64_t values[] = {e.start,          e.end,        e.device, e.stream,
+                        e.correlation_id, e.global_pid, e.value,  e.bytes};
     for (int i = 0; i < static_cast<int>(std::size(values)); ++i) ins_.Int(i + 1, values[i]);
     return ins_.Insert();
   }
@@ -254,14 +266,16 @@ Status WriteProcesses(Database& db, StringTable& strings, const Timeline& timeli
   GSYS_ASSIGN_OR_RETURN(Inserter proc, Inserter::Make(db, "INSERT INTO PROCESSES VALUES (?,?,?)"));
   GSYS_ASSIGN_OR_RETURN(Inserter thread,
                         Inserter::Make(db, "INSERT INTO ThreadNames VALUES (?, 0, ?)"));
-  GSYS_ASSIGN_OR_RETURN(
-      Inserter gpu, Inserter::Make(db, "INSERT INTO TARGET_INFO_GPU (vmId, id, name, busLocation, "
+  GSYS_ASSIGN_OR_RETURN(Inserter gpu,
+                        Inserter::Make(db,
+                                       "INSERT INTO TARGET_INFO_GPU (vmId, id, name, busLocation, "
                                        "isDiscrete, smCount, computeMajor, computeMinor, "
                                        "cuDevice, chipName) VALUES (1, ?, 'NVIDIA H200', ?, 1, "
                                        "132, 9, 0, ?, 'GH100')"));
-  GSYS_ASSIGN_OR_RETURN(
-      Inserter stream, Inserter::Make(db, "INSERT INTO TARGET_INFO_CUDA_STREAM VALUES "
-                                          "(?, 0, 1, ?, 1, 0, ?)"));
+  GSYS_ASSIGN_OR_RETURN(Inserter stream,
+                        Inserter::Make(db,
+                                       "INSERT INTO TARGET_INFO_CUDA_STREAM VALUES "
+                                       "(?, 0, 1, ?, 1, 0, ?)"));
   const std::string process_name = "python3";
   for (const ProcessInfo& p : timeline.processes()) {
     proc.Int(1, p.global_pid);
@@ -289,9 +303,9 @@ Status WriteProcesses(Database& db, StringTable& strings, const Timeline& timeli
 }
 
 Status WriteMeta(Database& db, const std::string& command_line, int64_t last_end) {
-  GSYS_RETURN_IF_ERROR(db.Exec(
-      "INSERT INTO TARGET_INFO_SESSION_START_TIME VALUES (1767225600000000000, "
-      "'2026-01-01T00:00:00', '2026-01-01T00:00:00', 1000000000)"));
+  GSYS_RETURN_IF_ERROR(
+      db.Exec("INSERT INTO TARGET_INFO_SESSION_START_TIME VALUES (1767225600000000000, "
+              "'2026-01-01T00:00:00', '2026-01-01T00:00:00', 1000000000)"));
   GSYS_RETURN_IF_ERROR(db.Exec("INSERT INTO ANALYSIS_DETAILS VALUES (281474976710656, " +
                                std::to_string(last_end) + ", 0, " + std::to_string(last_end) +
                                ")"));
@@ -354,8 +368,9 @@ Result<SyntheticReportCounts> WriteSyntheticReport(Database& db, TimelineOptions
                                                    const std::string& command_line) {
   GSYS_RETURN_IF_ERROR(ResolveCounts(options));
   // Bulk-load settings: no rollback journal, no fsync, one writer.
-  GSYS_RETURN_IF_ERROR(db.Exec("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; "
-                               "PRAGMA locking_mode = EXCLUSIVE; PRAGMA cache_size = -65536"));
+  GSYS_RETURN_IF_ERROR(
+      db.Exec("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; "
+              "PRAGMA locking_mode = EXCLUSIVE; PRAGMA cache_size = -65536"));
   GSYS_RETURN_IF_ERROR(report::CreateReportSchema(db));
   GSYS_RETURN_IF_ERROR(db.Exec("BEGIN"));
 

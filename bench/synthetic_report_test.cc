@@ -122,8 +122,9 @@ TEST_F(SyntheticReportTest, NvtxRangesNestAndHaveNames) {
 TEST_F(SyntheticReportTest, KernelNamesFollowALongTail) {
   int64_t distinct = Int("SELECT count(DISTINCT demangledName) FROM CUPTI_ACTIVITY_KIND_KERNEL");
   EXPECT_GT(distinct, 50);
-  int64_t top = Int("SELECT max(n) FROM (SELECT count(*) AS n FROM CUPTI_ACTIVITY_KIND_KERNEL "
-                    "GROUP BY demangledName)");
+  int64_t top =
+      Int("SELECT max(n) FROM (SELECT count(*) AS n FROM CUPTI_ACTIVITY_KIND_KERNEL "
+          "GROUP BY demangledName)");
   EXPECT_GT(top, 50);   // the head is heavy...
   EXPECT_LT(top, 500);  // ...but not everything
   EXPECT_GT(Int("SELECT avg(length(s.value)) FROM StringIds s JOIN (SELECT DISTINCT "

@@ -173,8 +173,7 @@ Status Simulation::Api(ProcessState& ps, size_t thread_index) {
   return sink_.OnApi(api);
 }
 
-int64_t Simulation::QueueOnStream(ProcessState& ps, size_t s, int64_t api_start,
-                                  int64_t& api_end) {
+int64_t Simulation::QueueOnStream(ProcessState& ps, size_t s, int64_t api_start, int64_t& api_end) {
   int64_t ready = api_start + rng_.Range(3000, 12000);  // launch latency
   int64_t start = std::max(ready, ps.stream_busy[s] + rng_.Range(500, 2500));
   if (start - api_start > kMaxQueueNs) api_end = std::max(api_end, start - kMaxQueueNs);
@@ -262,7 +261,8 @@ Status ResolveCounts(TimelineOptions& o) {
   if (o.processes < 1 || o.processes > 64) return bad("--processes must be in 1..64");
   if (o.threads < 1 || o.threads > 64) return bad("--threads must be in 1..64");
   if (o.streams < 1 || o.streams > 64) return bad("--streams must be in 1..64");
-  if (o.kernel_names < 1 || o.kernel_names > 100000) return bad("--kernel-names must be in 1..100000");
+  if (o.kernel_names < 1 || o.kernel_names > 100000)
+    return bad("--kernel-names must be in 1..100000");
   return OkStatus();
 }
 

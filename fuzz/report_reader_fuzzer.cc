@@ -14,10 +14,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!gsys::fuzz::WriteFile(path, data, size)) return 0;
   auto reader = gsys::report::ReportReader::Open(path);
   if (!reader.ok()) return 0;
-  for (const char* table : {"NVTX_EVENTS", "StringIds", "OSRT_API", "CUPTI_ACTIVITY_KIND_KERNEL",
-                            "CUPTI_ACTIVITY_KIND_RUNTIME", "CUPTI_ACTIVITY_KIND_MEMCPY",
-                            "PROCESSES", "ThreadNames", "TARGET_INFO_SESSION_START_TIME",
-                            "TARGET_INFO_GPU", "ENUM_NSYS_EVENT_TYPE"}) {
+  for (const char* table :
+       {"NVTX_EVENTS", "StringIds", "OSRT_API", "CUPTI_ACTIVITY_KIND_KERNEL",
+        "CUPTI_ACTIVITY_KIND_RUNTIME", "CUPTI_ACTIVITY_KIND_MEMCPY", "PROCESSES", "ThreadNames",
+        "TARGET_INFO_SESSION_START_TIME", "TARGET_INFO_GPU", "ENUM_NSYS_EVENT_TYPE"}) {
     auto rows = reader->HasRows(table);
     (void)rows;
   }

@@ -4,9 +4,9 @@
 // through XmlEscape inside an element parses back to the same text, and that the failure
 // message built from the body (and from the input as a transport error) is one printable line:
 // no control character, valid UTF-8, bounded, no full access key id, secret or signature.
+#include <cctype>
 #include <cstddef>
 #include <cstdint>
-#include <cctype>
 #include <cstdlib>
 #include <string>
 #include <string_view>

@@ -14,11 +14,10 @@
 
 namespace {
 
-const char* const kNames[] = {"GSYS_PROFILE",          "GSYS_PROFILE_DELAY",
-                              "GSYS_PROFILE_DURATION", "GSYS_PROFILE_REPEAT",
-                              "GSYS_PROFILE_TRACE",    "GSYS_PROFILE_OUTPUT",
-                              "GSYS_PROFILE_UPLOAD",   "GSYS_PROFILE_KILL",
-                              "GSYS_PROFILE_ARGS",     "LMI_DEBUG_NSYS_ENABLED"};
+const char* const kNames[] = {
+    "GSYS_PROFILE",       "GSYS_PROFILE_DELAY",    "GSYS_PROFILE_DURATION", "GSYS_PROFILE_REPEAT",
+    "GSYS_PROFILE_TRACE", "GSYS_PROFILE_OUTPUT",   "GSYS_PROFILE_UPLOAD",   "GSYS_PROFILE_KILL",
+    "GSYS_PROFILE_ARGS",  "LMI_DEBUG_NSYS_ENABLED"};
 
 int DotDots(const std::string& path) {
   int n = 0;

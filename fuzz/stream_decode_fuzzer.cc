@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "format/chunk.h"
-#include "fuzz/chunk_repair.h"
 #include "format/record.h"
 #include "format/stream_reader.h"
+#include "fuzz/chunk_repair.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::vector<uint8_t> bytes(data, data + size);
@@ -28,7 +28,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       if (r.Body(&start)) {
         std::string_view name, cmdline;
         if (r.Text(sizeof(start), 0, start.name_len, &name)) sink += name.size();
-        if (r.Text(sizeof(start), start.name_len, start.cmdline_len, &cmdline)) sink += cmdline.size();
+        if (r.Text(sizeof(start), start.name_len, start.cmdline_len, &cmdline))
+          sink += cmdline.size();
       }
       sink += static_cast<uint64_t>(r.kind) + r.size;
     }

@@ -44,7 +44,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       break;
     }
     default: {
-      gsys::upload::Environment env = [&text](const std::string& name) -> std::optional<std::string> {
+      gsys::upload::Environment env =
+          [&text](const std::string& name) -> std::optional<std::string> {
         if (name.rfind("GSYS_UPLOAD_", 0) == 0) return text;
         return std::nullopt;
       };

@@ -7,8 +7,8 @@
 #include <stddef.h>
 #include <stdio.h>
 #if PY_VERSION_HEX >= 0x030B0000
-#include "internal/pycore_frame.h"
 #include "internal/pycore_code.h"
+#include "internal/pycore_frame.h"
 #endif
 #include "internal/pycore_pystate.h"
 #if PY_VERSION_HEX < 0x030B0000

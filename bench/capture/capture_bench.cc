@@ -77,7 +77,13 @@ int main(int argc, char** argv) {
   const char* idle = std::getenv("BENCH_IDLE_THREAD");
   pthread_t idle_thread;
   if (idle != nullptr && idle[0] == '1') {
-    pthread_create(&idle_thread, nullptr, [](void*) -> void* { pause(); return nullptr; }, nullptr);
+    pthread_create(
+        &idle_thread, nullptr,
+        [](void*) -> void* {
+          pause();
+          return nullptr;
+        },
+        nullptr);
   }
   int fd = open("/dev/zero", O_RDONLY);
   Round(mode, n / 10, fd);  // warm up (NVTX init, lazy binding, first buffer)

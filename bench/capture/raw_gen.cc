@@ -25,8 +25,8 @@ int main(int argc, char** argv) {
   ps.pid = 1000;
   ps.name_len = 4;
   sb.Add(RecordKind::kProcessStart, 1000, ps, "bench");
-  static const char* kNames[] = {"forward", "backward", "optimizer", "allreduce",
-                                 "data_load", "loss", "step", "layer"};
+  static const char* kNames[] = {"forward",   "backward", "optimizer", "allreduce",
+                                 "data_load", "loss",     "step",      "layer"};
   int64_t ts = 2000;
   for (long i = 0; i < n; i += 2) {
     uint32_t tid = 1000 + static_cast<uint32_t>(i % 4);

@@ -26,7 +26,8 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
   bool all = std::strcmp(kinds, "all") == 0;
   cuptiActivityRegisterCallbacks(Request, Complete);
   cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
-  if (all || std::strstr(kinds, "runtime") != nullptr) cuptiActivityEnable(CUPTI_ACTIVITY_KIND_RUNTIME);
+  if (all || std::strstr(kinds, "runtime") != nullptr)
+    cuptiActivityEnable(CUPTI_ACTIVITY_KIND_RUNTIME);
   if (all) {
     cuptiActivityEnable(CUPTI_ACTIVITY_KIND_DRIVER);
     cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMCPY);

@@ -32,7 +32,8 @@ class CancelCommand : public Subcommand {
     GSYS_ASSIGN_OR_RETURN(auto flags, ParseSessionVerb("cancel", CancelFlags(), args, Help()));
     if (!flags) return 0;
     GSYS_ASSIGN_OR_RETURN(serving::SessionInfo session, FindLiveSession("cancel", *flags));
-    GSYS_ASSIGN_OR_RETURN(serving::KeyValues answer, AskSession("cancel", session, {{"verb", "cancel"}}, 10000));
+    GSYS_ASSIGN_OR_RETURN(serving::KeyValues answer,
+                          AskSession("cancel", session, {{"verb", "cancel"}}, 10000));
     bool range = answer.count("cancelled") && answer.at("cancelled") == "range";
     std::fprintf(stderr, "gsys: session '%s': %s; no report written\n", session.name.c_str(),
                  range ? "capture range cancelled" : "window cancelled");

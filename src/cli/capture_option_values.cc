@@ -36,12 +36,34 @@ std::string Alias(const std::string& v) {
 
 // nsys's -t values gsys does not record (2025.3.1 help and 2026 docs).
 const std::vector<std::string>& NotRecorded() {
-  static const std::vector<std::string> k = {
-      "cusparse", "cusparse-verbose", "cusolver", "cusolver-verbose", "cudla", "cudla-verbose",
-      "nccl", "ucx", "oshmem", "openacc", "openmp", "python-gil", "gds", "opengl",
-      "opengl-annotations", "vulkan", "vulkan-annotations", "nvvideo", "dx11", "dx11-annotations",
-      "dx12", "dx12-annotations", "openxr", "openxr-annotations", "tegra-accelerators", "s3",
-      "s3-verbose", "wddm"};
+  static const std::vector<std::string> k = {"cusparse",
+                                             "cusparse-verbose",
+                                             "cusolver",
+                                             "cusolver-verbose",
+                                             "cudla",
+                                             "cudla-verbose",
+                                             "nccl",
+                                             "ucx",
+                                             "oshmem",
+                                             "openacc",
+                                             "openmp",
+                                             "python-gil",
+                                             "gds",
+                                             "opengl",
+                                             "opengl-annotations",
+                                             "vulkan",
+                                             "vulkan-annotations",
+                                             "nvvideo",
+                                             "dx11",
+                                             "dx11-annotations",
+                                             "dx12",
+                                             "dx12-annotations",
+                                             "openxr",
+                                             "openxr-annotations",
+                                             "tegra-accelerators",
+                                             "s3",
+                                             "s3-verbose",
+                                             "wddm"};
   return k;
 }
 
@@ -79,8 +101,8 @@ Result<std::vector<std::string>> ParseTraceList(const std::string& text, bool le
     } else {
       std::vector<std::string> known = Recorded();
       known.insert(known.end(), NotRecorded().begin(), NotRecorded().end());
-      std::string msg = "unknown --trace value '" + p + "' (expected " +
-                        Join(Recorded(), ", ") + ", another nsys value, or none)";
+      std::string msg = "unknown --trace value '" + p + "' (expected " + Join(Recorded(), ", ") +
+                        ", another nsys value, or none)";
       if (auto best = ClosestMatch(p, known)) msg += "; did you mean '" + *best + "'?";
       return Invalid(msg);
     }
@@ -124,9 +146,11 @@ Result<int> ParseKillSignal(const std::string& v) {
 Status ValidateRangeEnd(const std::string& text, std::vector<std::string>* notes) {
   std::string v = text;
   for (const char* mode : {":defer", ":sync", ":async"}) {
-    if (v.size() > std::string(mode).size() && v.substr(v.size() - std::string(mode).size()) == mode) {
+    if (v.size() > std::string(mode).size() &&
+        v.substr(v.size() - std::string(mode).size()) == mode) {
       v = v.substr(0, v.size() - std::string(mode).size());
-      notes->push_back("--capture-range-end mode '" + std::string(mode + 1) + "' is accepted and "
+      notes->push_back("--capture-range-end mode '" + std::string(mode + 1) +
+                       "' is accepted and "
                        "ignored: gsys writes each report when its range ends");
       break;
     }
@@ -156,7 +180,8 @@ Result<std::string> ParseCudaBacktrace(const std::string& text) {
       if (Split(text, ',').size() > 1) return Invalid("--cudabacktrace none must be alone");
       return std::string();
     }
-    if (word != "all" && word != "kernel" && word != "memory" && word != "sync" && word != "other") {
+    if (word != "all" && word != "kernel" && word != "memory" && word != "sync" &&
+        word != "other") {
       return BadValue("--cudabacktrace value", word,
                       "all, kernel, memory, sync, other or none, each with :NS");
     }
@@ -177,7 +202,8 @@ Result<int> ParseGpuMetricsFrequency(const std::string& text, std::vector<std::s
   }
   int64_t hz = *n * scale;
   if (hz > 1000) {
-    notes->push_back("--gpu-metrics-frequency=" + text + " samples 1000 times a second: gsys "
+    notes->push_back("--gpu-metrics-frequency=" + text +
+                     " samples 1000 times a second: gsys "
                      "reads NVML, at most 1 kHz");
     hz = 1000;
   }

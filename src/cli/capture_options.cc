@@ -3,8 +3,8 @@
 #include "cli/capture_options.h"
 
 #include <algorithm>
-#include <cstdint>
 #include <csignal>
+#include <cstdint>
 
 #include "cli/capture_option_values.h"
 #include "common/check.h"
@@ -38,11 +38,11 @@ using Apply = Status (*)(const Value& v, CaptureOptions* o);
 
 struct Option {
   FlagSpec flag;
-  unsigned verbs;                  // the verbs that take it
-  const char* default_value;       // applied before the given values; nullptr = none
+  unsigned verbs;             // the verbs that take it
+  const char* default_value;  // applied before the given values; nullptr = none
   Apply apply;
-  unsigned ignored_in = 0;         // verbs that accept it but cannot apply it...
-  const char* ignored_why = nullptr;  // ...because of this
+  unsigned ignored_in = 0;             // verbs that accept it but cannot apply it...
+  const char* ignored_why = nullptr;   // ...because of this
   const char* live_default = nullptr;  // launch/wrap default when it differs
 };
 
@@ -65,15 +65,19 @@ Status ApplyPytorch(const Value& v, CaptureOptions* o) {
   for (const auto& part : Split(v.text, ',')) {
     if (part == "none") continue;
     if (part == "autograd-nvtx" || part == "autograd-shapes-nvtx") {
-      if (!o->pytorch.empty()) return BadValue(v.flag, v.text, "one of autograd-nvtx, autograd-shapes-nvtx");
+      if (!o->pytorch.empty())
+        return BadValue(v.flag, v.text, "one of autograd-nvtx, autograd-shapes-nvtx");
       o->pytorch = part;
     } else if (part == "functions-trace" || part == "functions-trace-shapes") {
-      if (functions) return BadValue(v.flag, v.text, "one of functions-trace, functions-trace-shapes");
+      if (functions)
+        return BadValue(v.flag, v.text, "one of functions-trace, functions-trace-shapes");
       functions = true;
-      o->notes.push_back(v.flag + "=" + part + " is accepted and ignored: gsys does not annotate "
+      o->notes.push_back(v.flag + "=" + part +
+                         " is accepted and ignored: gsys does not annotate "
                          "Python functions yet (autograd-nvtx records PyTorch's ops)");
     } else {
-      return BadValue(v.flag, v.text, "autograd-nvtx, autograd-shapes-nvtx, functions-trace, "
+      return BadValue(v.flag, v.text,
+                      "autograd-nvtx, autograd-shapes-nvtx, functions-trace, "
                       "functions-trace-shapes or none, comma-separated");
     }
   }
@@ -84,18 +88,21 @@ Status ApplyPytorch(const Value& v, CaptureOptions* o) {
 Status ApplyGraphTrace(const Value& v, CaptureOptions* o) {
   std::vector<std::string> parts = Split(v.text, ':');
   if (parts[0] != "graph" && parts[0] != "node") {
-    return BadValue(v.flag, v.text, "graph or node, optionally :host-only|:host-and-device and "
+    return BadValue(v.flag, v.text,
+                    "graph or node, optionally :host-only|:host-and-device and "
                     ":nvtx-live|:nvtx-precapture");
   }
   for (size_t i = 1; i < parts.size(); ++i) {
     const std::string& p = parts[i];
     if (p == "host-and-device" || p == "nvtx-live") continue;
     if (p == "host-only" || p == "nvtx-precapture") {
-      o->notes.push_back(v.flag + " suffix ':" + p + "' is accepted and ignored: gsys records "
+      o->notes.push_back(v.flag + " suffix ':" + p +
+                         "' is accepted and ignored: gsys records "
                          "graphs host-and-device, NVTX as it happens");
       continue;
     }
-    return BadValue(v.flag, v.text, "graph or node, optionally :host-only|:host-and-device and "
+    return BadValue(v.flag, v.text,
+                    "graph or node, optionally :host-only|:host-and-device and "
                     ":nvtx-live|:nvtx-precapture");
   }
   o->cuda_graph_trace = parts[0];
@@ -108,17 +115,20 @@ const std::vector<Option>& Table() {
         "cuda, nvtx, osrt, cublas, cudnn, mpi or none (cublas/cudnn imply cuda); nsys's other\n"
         "values are accepted with a note saying gsys does not record them. start: what the\n"
         "window records, within what gsys launch -t chose (a running tree cannot add one)."},
-       kTarget | kS, "cuda,nvtx,osrt",
+       kTarget | kS,
+       "cuda,nvtx,osrt",
        +[](const Value& v, CaptureOptions* o) -> Status {
-         GSYS_ASSIGN_OR_RETURN(o->trace, ParseTraceList(v.text, v.verb == CaptureVerb::kWrap,
-                                                        &o->notes));
+         GSYS_ASSIGN_OR_RETURN(o->trace,
+                               ParseTraceList(v.text, v.verb == CaptureVerb::kWrap, &o->notes));
          return OkStatus();
        }},
       {{"mpi-impl", 0, FlagValue::kRequired, "openmpi|mpich",
         "Accepted for nsys compatibility: -t mpi detects Open MPI or MPICH itself."},
-       kTarget, nullptr,
+       kTarget,
+       nullptr,
        +[](const Value& v, CaptureOptions*) -> Status {
-         if (v.text != "openmpi" && v.text != "mpich") return BadValue(v.flag, v.text, "openmpi or mpich");
+         if (v.text != "openmpi" && v.text != "mpich")
+           return BadValue(v.flag, v.text, "openmpi or mpich");
          return OkStatus();
        }},
       {{"output", 'o', FlagValue::kRequired, "NAME",
@@ -127,21 +137,25 @@ const std::vector<Option>& Table() {
         "one report per value, each process by the value it started with.\n"
         "launch/start: or a folder (ends with /). Default: report%n (profile); for windows\n"
         "gsys_<host>_<rank|pid>_<UTC time> in the current folder."},
-       kP | kL | kS, nullptr,
+       kP | kL | kS,
+       nullptr,
        +[](const Value& v, CaptureOptions* o) -> Status {
          if (v.text.empty()) return BadValue(v.flag, v.text, "a report name");
          o->output = v.text;
          return OkStatus();
        }},
       {{"force-overwrite", 'f', FlagValue::kBool, "", "Overwrite an existing report."},
-       kP | kS, "false",
+       kP | kS,
+       "false",
        +[](const Value& v, CaptureOptions* o) -> Status {
          o->force_overwrite = BoolOf(v);
          return OkStatus();
        },
-       kS, kStartWindows},
+       kS,
+       kStartWindows},
       {{"delay", 'y', FlagValue::kRequired, "SECONDS", "Start collecting after this delay."},
-       kP, "0",
+       kP,
+       "0",
        +[](const Value& v, CaptureOptions* o) -> Status {
          GSYS_ASSIGN_OR_RETURN(o->delay_ns, ParseSecondsNs(v.flag, v.text));
          return OkStatus();
@@ -149,7 +163,8 @@ const std::vector<Option>& Table() {
       {{"duration", 'd', FlagValue::kRequired, "SECONDS",
         "Collect for this long (0: until the end), then end the session (profile, see --kill)\n"
         "or close the window (start)."},
-       kP | kS, "0",
+       kP | kS,
+       "0",
        +[](const Value& v, CaptureOptions* o) -> Status {
          GSYS_ASSIGN_OR_RETURN(o->duration_ns, ParseSecondsNs(v.flag, v.text));
          return OkStatus();
@@ -157,7 +172,8 @@ const std::vector<Option>& Table() {
       {{"capture-range", 'c', FlagValue::kRequired, "none|nvtx|cudaProfilerApi",
         "Collect only inside a range (nvtx needs -p); launch: a window at each range;\n"
         "start: nvtx arms the range -p of gsys launch named, for its next window(s)."},
-       kP | kL | kS, "none",
+       kP | kL | kS,
+       "none",
        +[](const Value& v, CaptureOptions* o) -> Status {
          if (v.text != "none" && v.text != "nvtx" && v.text != "cudaProfilerApi") {
            return BadValue(v.flag, v.text, "none, nvtx or cudaProfilerApi");
@@ -167,7 +183,8 @@ const std::vector<Option>& Table() {
        }},
       {{"nvtx-capture", 'p', FlagValue::kRequired, "RANGE[@DOMAIN]",
         "NVTX range that opens the capture (@* = any domain)."},
-       kP | kL, nullptr,
+       kP | kL,
+       nullptr,
        +[](const Value& v, CaptureOptions* o) -> Status {
          if (v.text.empty()) return BadValue(v.flag, v.text, "RANGE[@DOMAIN]");
          o->nvtx_capture = v.text;
@@ -176,7 +193,8 @@ const std::vector<Option>& Table() {
       {{"capture-range-end", 0, FlagValue::kRequired, "MODE",
         "stop, stop-shutdown (profile's default), repeat[:N], repeat-shutdown:N or none;\n"
         "start: stop (default, one window) or repeat[:N]."},
-       kP | kS, nullptr,
+       kP | kS,
+       nullptr,
        +[](const Value& v, CaptureOptions* o) -> Status {
          GSYS_RETURN_IF_ERROR(ValidateRangeEnd(v.text, &o->notes));
          o->capture_range_end = v.text;
@@ -185,10 +203,12 @@ const std::vector<Option>& Table() {
       {{"cuda-graph-trace", 0, FlagValue::kRequired, "graph|node",
         "CUDA graphs as one range per launch (graph) or their kernels (node, default);\n"
         "nsys's :host-only/:host-and-device/:nvtx-* suffixes are accepted."},
-       kTarget, nullptr,
+       kTarget,
+       nullptr,
        ApplyGraphTrace},
       {{"cuda-memory-usage", 0, FlagValue::kBool, "", "Record CUDA allocations and frees."},
-       kTarget, "false",
+       kTarget,
+       "false",
        +[](const Value& v, CaptureOptions* o) -> Status {
          o->cuda_memory_usage = BoolOf(v);
          return OkStatus();
@@ -196,11 +216,14 @@ const std::vector<Option>& Table() {
       {{"pytorch", 0, FlagValue::kRequired, "autograd-nvtx|autograd-shapes-nvtx|none",
         "PyTorch autograd ops as NVTX ranges (shapes too), no script change; implies nvtx\n"
         "in --trace. functions-trace[-shapes] is accepted with a note."},
-       kTarget, "none", ApplyPytorch},
+       kTarget,
+       "none",
+       ApplyPytorch},
       {{"backtrace", 'b', FlagValue::kRequired, "cuda|auto|fp|lbr|dwarf|none",
         "cuda: stack at every CUDA API call (= --cudabacktrace=all:0). Unwind methods are\n"
         "accepted; gsys always unwinds with DWARF CFI."},
-       kTarget | kS, "none",
+       kTarget | kS,
+       "none",
        +[](const Value& v, CaptureOptions* o) -> Status {
          const std::string& bt = v.text;
          if (bt == "cuda") {
@@ -208,50 +231,60 @@ const std::vector<Option>& Table() {
          } else if (bt != "none" && bt != "auto" && bt != "fp" && bt != "lbr" && bt != "dwarf") {
            return BadValue(v.flag, bt, "cuda, auto, fp, lbr, dwarf or none");
          } else if (bt != "none" && bt != "auto") {
-           o->notes.push_back("--backtrace=" + bt + ": gsys always unwinds with DWARF CFI (.eh_frame)");
+           o->notes.push_back("--backtrace=" + bt +
+                              ": gsys always unwinds with DWARF CFI (.eh_frame)");
          }
          return OkStatus();
        },
-       kS, kFixedAtLaunch},
+       kS,
+       kFixedAtLaunch},
       {{"cudabacktrace", 0, FlagValue::kRequired, "all|kernel|memory|sync|other[:NS][,...]",
         "Native stack at CUDA API calls of these kinds lasting at least NS (default 1000) ns;\n"
         "none: off."},
-       kTarget, nullptr,
+       kTarget,
+       nullptr,
        +[](const Value& v, CaptureOptions* o) -> Status {
          GSYS_ASSIGN_OR_RETURN(o->cuda_backtrace, ParseCudaBacktrace(v.text));
          return OkStatus();
        }},
       {{"python-backtrace", 0, FlagValue::kRequired, "cuda|none",
         "Python stack at the CUDA API calls that get a native stack (CPython 3.10-3.13)."},
-       kTarget, "none",
+       kTarget,
+       "none",
        +[](const Value& v, CaptureOptions* o) -> Status {
          std::string py = v.text;
          if (py == "lbr" || py == "fp" || py == "dwarf" || py == "true" || py == "auto") {
-           o->notes.push_back("--python-backtrace=" + py + " means 'cuda' in gsys: the Python "
+           o->notes.push_back("--python-backtrace=" + py +
+                              " means 'cuda' in gsys: the Python "
                               "stack at CUDA API calls");
            py = "cuda";
          }
-         if (py != "cuda" && py != "none" && py != "false") return BadValue(v.flag, py, "cuda or none");
+         if (py != "cuda" && py != "none" && py != "false")
+           return BadValue(v.flag, py, "cuda or none");
          o->python_backtrace = py == "cuda";
          return OkStatus();
        }},
       {{"sample", 's', FlagValue::kRequired, "process-tree|none",
         "Periodic CPU stack samples of every thread of the target's processes."},
-       kTarget | kS, "none",
+       kTarget | kS,
+       "none",
        +[](const Value& v, CaptureOptions* o) -> Status {
          std::string s = v.text;
          if (s == "system-wide") {
-           o->notes.push_back("--sample=system-wide needs privileges; gsys samples the process tree");
+           o->notes.push_back(
+               "--sample=system-wide needs privileges; gsys samples the process tree");
            s = "process-tree";
          }
          if (s != "process-tree" && s != "none") return BadValue(v.flag, s, "process-tree or none");
          o->sample = s == "process-tree";
          return OkStatus();
        },
-       kS, kFixedAtLaunch},
+       kS,
+       kFixedAtLaunch},
       {{"sampling-frequency", 0, FlagValue::kRequired, "HZ",
         "CPU samples per second of CPU time per thread, 100..8000."},
-       kTarget, "1000",
+       kTarget,
+       "1000",
        +[](const Value& v, CaptureOptions* o) -> Status {
          auto hz = ParseInt64(v.text);
          if (!hz || *hz < 100 || *hz > 8000) return BadValue(v.flag, v.text, "100..8000 Hz");
@@ -260,17 +293,21 @@ const std::vector<Option>& Table() {
        }},
       {{"cpuctxsw", 0, FlagValue::kRequired, "process-tree|none",
         "Thread context switches where the kernel permits (else one notice)."},
-       kTarget | kS, "none",
+       kTarget | kS,
+       "none",
        +[](const Value& v, CaptureOptions* o) -> Status {
          std::string s = v.text == "system-wide" ? "process-tree" : v.text;
-         if (s != "process-tree" && s != "none") return BadValue(v.flag, v.text, "process-tree or none");
+         if (s != "process-tree" && s != "none")
+           return BadValue(v.flag, v.text, "process-tree or none");
          o->cpuctxsw = s == "process-tree";
          return OkStatus();
        },
-       kS, kFixedAtLaunch},
+       kS,
+       kFixedAtLaunch},
       {{"osrt-threshold", 0, FlagValue::kRequired, "NS",
         "Do not record OS runtime calls shorter than this."},
-       kTarget, "1000",
+       kTarget,
+       "1000",
        +[](const Value& v, CaptureOptions* o) -> Status {
          auto n = ParseInt64(v.text);
          if (!n || *n < 0) return BadValue(v.flag, v.text, "nanoseconds");
@@ -279,44 +316,53 @@ const std::vector<Option>& Table() {
        }},
       {{"kill", 0, FlagValue::kRequired, "none|sigterm|sigkill|N",
         "Signal sent to the target when the session ends first."},
-       kP, "sigterm",
+       kP,
+       "sigterm",
        +[](const Value& v, CaptureOptions* o) -> Status {
          GSYS_ASSIGN_OR_RETURN(o->kill_signal, ParseKillSignal(v.text));
          return OkStatus();
        }},
       {{"wait", 0, FlagValue::kRequired, "primary|all",
         "Wait for the primary process or for all of them."},
-       kTarget, "all",
+       kTarget,
+       "all",
        +[](const Value& v, CaptureOptions* o) -> Status {
-         if (v.text != "all" && v.text != "primary") return BadValue(v.flag, v.text, "primary or all");
+         if (v.text != "all" && v.text != "primary")
+           return BadValue(v.flag, v.text, "primary or all");
          o->wait_all = v.text == "all";
          return OkStatus();
        },
-       0, nullptr, "primary"},
+       0,
+       nullptr,
+       "primary"},
       {{"quiet", 'q', FlagValue::kNone, "",
         "Print only warnings and errors: no summary of the report, no notes, no --stats\n"
         "console lines (gsys's own messages; the target's output is untouched)."},
-       kP, nullptr,
+       kP,
+       nullptr,
        +[](const Value&, CaptureOptions* o) -> Status {
          o->quiet = true;
          return OkStatus();
        }},
       {{"stats", 0, FlagValue::kBool, "", "Run gsys stats on the report afterwards."},
-       kP | kS, "false",
+       kP | kS,
+       "false",
        +[](const Value& v, CaptureOptions* o) -> Status {
          o->stats = BoolOf(v);
          return OkStatus();
        }},
       {{"export", 0, FlagValue::kRequired, "TYPE[,TYPE]",
         "Also export the report (perfetto, chrome, jsonlines, csv, sqlite; none)."},
-       kP | kS, nullptr,
+       kP | kS,
+       nullptr,
        +[](const Value& v, CaptureOptions* o) -> Status {
          std::vector<std::string> names = export_::ExporterNames();
          for (const auto& type : Split(v.text, ',')) {
            if (type == "none") continue;
            if (std::find(names.begin(), names.end(), type) == names.end()) {
-             return Error(StatusCode::kInvalidArgument, "bad --export type '" + type + "' (expected " +
-                          Join(names, ", ") + " or none)");
+             return Error(
+                 StatusCode::kInvalidArgument,
+                 "bad --export type '" + type + "' (expected " + Join(names, ", ") + " or none)");
            }
            if (std::find(o->exports.begin(), o->exports.end(), type) == o->exports.end()) {
              o->exports.push_back(type);
@@ -326,7 +372,8 @@ const std::vector<Option>& Table() {
        }},
       {{"gpu-metrics-devices", 0, FlagValue::kRequired, "all|none|N[,M]",
         "Sample GPU metrics (NVML) of these GPUs from gsys itself."},
-       kP | kS, "none",
+       kP | kS,
+       "none",
        +[](const Value& v, CaptureOptions* o) -> Status {
          o->gpu_metrics_devices.clear();
          o->gpu_metrics = v.text != "none";
@@ -340,32 +387,40 @@ const std::vector<Option>& Table() {
          }
          return OkStatus();
        },
-       kS, kFixedAtLaunch},
+       kS,
+       kFixedAtLaunch},
       {{"gpu-metrics-device", 0, FlagValue::kRequired, "all|none|N[,M]",
         "nsys's older spelling of --gpu-metrics-devices."},
-       kP | kS, nullptr,
+       kP | kS,
+       nullptr,
        +[](const Value& v, CaptureOptions* o) -> Status {
          o->gpu_metrics_devices.clear();
          o->gpu_metrics = v.text != "none";
          if (v.text == "none" || v.text == "all" || v.text == "cuda-visible") return OkStatus();
          for (const auto& d : Split(v.text, ',')) {
            auto n = ParseInt64(d);
-           if (!n || *n < 0 || *n > 255) return BadValue(v.flag, v.text, "all, none or GPU indexes like 0,1");
+           if (!n || *n < 0 || *n > 255)
+             return BadValue(v.flag, v.text, "all, none or GPU indexes like 0,1");
            o->gpu_metrics_devices.push_back(static_cast<int>(*n));
          }
          return OkStatus();
        },
-       kS, kFixedAtLaunch},
+       kS,
+       kFixedAtLaunch},
       {{"gpu-metrics-frequency", 0, FlagValue::kRequired, "HZ",
         "GPU metrics samples per second (nsys's 10..200000; gsys samples at most 1000)."},
-       kP | kS, "10",
+       kP | kS,
+       "10",
        +[](const Value& v, CaptureOptions* o) -> Status {
-         GSYS_ASSIGN_OR_RETURN(o->gpu_metrics_frequency, ParseGpuMetricsFrequency(v.text, &o->notes));
+         GSYS_ASSIGN_OR_RETURN(o->gpu_metrics_frequency,
+                               ParseGpuMetricsFrequency(v.text, &o->notes));
          return OkStatus();
        },
-       kS, kFixedAtLaunch},
+       kS,
+       kFixedAtLaunch},
       {{"show-output", 'w', FlagValue::kBool, "", "Show the target's stdout/stderr."},
-       kTarget, "true",
+       kTarget,
+       "true",
        +[](const Value& v, CaptureOptions* o) -> Status {
          o->show_output = BoolOf(v);
          return OkStatus();
@@ -373,14 +428,16 @@ const std::vector<Option>& Table() {
       {{"env-var", 'e', FlagValue::kRequired, "A=B[,C=D]",
         "Set variables for the target (repeatable). A comma starts a new variable only\n"
         "before NAME=, so -e CUDA_VISIBLE_DEVICES=0,1 sets one."},
-       kTarget, nullptr,
+       kTarget,
+       nullptr,
        +[](const Value& v, CaptureOptions* o) -> Status {
          GSYS_ASSIGN_OR_RETURN(std::vector<std::string> vars, launcher::ParseEnvVarList(v.text));
          o->env.insert(o->env.end(), vars.begin(), vars.end());
          return OkStatus();
        }},
       {{"inherit-environment", 'n', FlagValue::kBool, "", "Pass gsys's environment to the target."},
-       kP | kL, "true",
+       kP | kL,
+       "true",
        +[](const Value& v, CaptureOptions* o) -> Status {
          o->inherit_environment = BoolOf(v);
          return OkStatus();
@@ -388,44 +445,53 @@ const std::vector<Option>& Table() {
       {{"stop-on-exit", 'x', FlagValue::kBool, "",
         "End the session when the target exits. false needs -d: the session then lasts\n"
         "until the duration ends (GPU metrics keep sampling)."},
-       kP | kS, "true",
+       kP | kS,
+       "true",
        +[](const Value& v, CaptureOptions* o) -> Status {
          o->stop_on_exit = BoolOf(v);
          return OkStatus();
        },
-       kS, kFixedAtLaunch},
+       kS,
+       kFixedAtLaunch},
       {{"session-new", 0, FlagValue::kRequired, "NAME",
         "Name of the live session (%q{VAR} %h %% expand; profile: with -Y). Default:\n"
         "VERB-<gsys pid>."},
-       kP | kL | kS, nullptr,
+       kP | kL | kS,
+       nullptr,
        +[](const Value& v, CaptureOptions* o) -> Status {
          if (v.text.empty()) return BadValue(v.flag, v.text, "a session name");
          o->session_new = v.text;
          return OkStatus();
        },
-       kS, "gsys start opens a window in a session of gsys launch (--session NAME)"},
+       kS,
+       "gsys start opens a window in a session of gsys launch (--session NAME)"},
       // nsys options gsys maps onto its own, or accepts and ignores (with one note each).
       {{"start-later", 'Y', FlagValue::kBool, "",
         "Record nothing until `gsys start` (another shell; `gsys stop` ends the window),\n"
         "as a live session named by --session-new; overrides --delay."},
-       kP, "false",
+       kP,
+       "false",
        +[](const Value& v, CaptureOptions* o) -> Status {
          o->start_later = BoolOf(v);
          return OkStatus();
        }},
       {{"trace-fork-before-exec", 0, FlagValue::kBool, "",
         "Trace forked children before they exec (gsys always does)."},
-       kTarget, "false", +[](const Value&, CaptureOptions*) -> Status { return OkStatus(); }},
+       kTarget,
+       "false",
+       +[](const Value&, CaptureOptions*) -> Status { return OkStatus(); }},
       {{"nvtx-domain-include", 0, FlagValue::kRequired, "LIST",
         "Keep only these NVTX domains (default = the unnamed one)."},
-       kTarget, nullptr,
+       kTarget,
+       nullptr,
        +[](const Value& v, CaptureOptions* o) -> Status {
          GSYS_ASSIGN_OR_RETURN(o->nvtx_domain_include, ParseNameList(v.flag, v.text));
          return OkStatus();
        }},
       {{"nvtx-domain-exclude", 0, FlagValue::kRequired, "LIST",
         "Drop these NVTX domains (default = the unnamed one)."},
-       kTarget, nullptr,
+       kTarget,
+       nullptr,
        +[](const Value& v, CaptureOptions* o) -> Status {
          GSYS_ASSIGN_OR_RETURN(o->nvtx_domain_exclude, ParseNameList(v.flag, v.text));
          return OkStatus();
@@ -433,7 +499,8 @@ const std::vector<Option>& Table() {
       {{"sampling-period", 0, FlagValue::kRequired, "EVENTS",
         "nsys's CPU sampling period, 125000..16000000: gsys samples 1e9/EVENTS times a\n"
         "second of CPU time (within 100..8000)."},
-       kTarget, nullptr,
+       kTarget,
+       nullptr,
        +[](const Value& v, CaptureOptions* o) -> Status {
          GSYS_ASSIGN_OR_RETURN(int64_t period, ParseIntIn(v.flag, v.text, 125000, 16000000));
          int64_t hz = std::clamp<int64_t>(1'000'000'000 / period, 100, 8000);
@@ -446,18 +513,21 @@ const std::vector<Option>& Table() {
        }},
       {{"samples-per-backtrace", 0, FlagValue::kRequired, "N",
         "1..32; gsys takes a backtrace with every sample."},
-       kTarget, "1",
+       kTarget,
+       "1",
        +[](const Value& v, CaptureOptions* o) -> Status {
          GSYS_ASSIGN_OR_RETURN(int64_t n, ParseIntIn(v.flag, v.text, 1, 32));
          return n == 1 ? OkStatus() : Ignore(v, o, "gsys takes a backtrace with every sample");
        }},
       {{"cuda-flush-interval", 0, FlagValue::kRequired, "MS",
         "Flush CUDA buffers this often (0: gsys's 200 ms; at most 250)."},
-       kTarget, "0",
+       kTarget,
+       "0",
        +[](const Value& v, CaptureOptions* o) -> Status {
          GSYS_ASSIGN_OR_RETURN(int64_t ms, ParseIntIn(v.flag, v.text, 0, 1'000'000'000));
          if (ms > 250) {
-           o->notes.push_back(v.flag + "=" + v.text + " flushes every 250 ms: gsys bounds what a "
+           o->notes.push_back(v.flag + "=" + v.text +
+                              " flushes every 250 ms: gsys bounds what a "
                               "killed process loses");
            ms = 250;
          }
@@ -466,97 +536,122 @@ const std::vector<Option>& Table() {
        }},
       {{"cuda-trace-all-apis", 0, FlagValue::kBool, "",
         "Also record the trivial CUDA runtime calls nsys and gsys skip by default."},
-       kTarget, "false",
+       kTarget,
+       "false",
        +[](const Value& v, CaptureOptions* o) -> Status {
          o->cuda_trace_all_apis = BoolOf(v);
          return OkStatus();
        }},
       {{"cuda-um-cpu-page-faults", 0, FlagValue::kBool, "", "Accepted; not recorded yet."},
-       kTarget, "false",
+       kTarget,
+       "false",
        +[](const Value& v, CaptureOptions* o) -> Status {
          return IgnoreIfTrue(v, o, "gsys does not record unified-memory page faults yet");
        }},
       {{"cuda-um-gpu-page-faults", 0, FlagValue::kBool, "", "Accepted; not recorded yet."},
-       kTarget, "false",
+       kTarget,
+       "false",
        +[](const Value& v, CaptureOptions* o) -> Status {
          return IgnoreIfTrue(v, o, "gsys does not record unified-memory page faults yet");
        }},
-      {{"cuda-event-trace", 0, FlagValue::kRequired, "auto|true|false", "Accepted; not recorded yet."},
-       kTarget, "false",
+      {{"cuda-event-trace", 0, FlagValue::kRequired, "auto|true|false",
+        "Accepted; not recorded yet."},
+       kTarget,
+       "false",
        +[](const Value& v, CaptureOptions* o) -> Status {
-         if (v.text != "auto" && !ParseBool(v.text)) return BadValue(v.flag, v.text, "auto, true or false");
+         if (v.text != "auto" && !ParseBool(v.text))
+           return BadValue(v.flag, v.text, "auto, true or false");
          if (v.text == "false" || ParseBool(v.text) == false) return OkStatus();
          return Ignore(v, o, "gsys does not record device-side CUDA event completions yet");
        }},
       {{"flush-on-cudaprofilerstop", 0, FlagValue::kBool, "",
         "Accepted: gsys's CUDA buffers are flushed on their period (--cuda-flush-interval)."},
-       kTarget, "true",
+       kTarget,
+       "true",
        +[](const Value& v, CaptureOptions* o) -> Status {
          if (BoolOf(v)) return OkStatus();
-         return Ignore(v, o, "gsys flushes CUDA buffers on their period, whatever cudaProfilerStop does");
+         return Ignore(v, o,
+                       "gsys flushes CUDA buffers on their period, whatever cudaProfilerStop does");
        }},
       {{"python-sampling", 0, FlagValue::kBool, "", "Accepted; not recorded yet."},
-       kTarget, "false",
+       kTarget,
+       "false",
        +[](const Value& v, CaptureOptions* o) -> Status {
-         return IgnoreIfTrue(v, o, "gsys takes no periodic Python samples yet (-s process-tree "
+         return IgnoreIfTrue(v, o,
+                             "gsys takes no periodic Python samples yet (-s process-tree "
                              "samples native stacks; --python-backtrace=cuda gives Python stacks "
                              "at CUDA calls)");
        }},
-      {{"python-sampling-frequency", 0, FlagValue::kRequired, "HZ", "1..2000; accepted, not used yet."},
-       kTarget, nullptr,
+      {{"python-sampling-frequency", 0, FlagValue::kRequired, "HZ",
+        "1..2000; accepted, not used yet."},
+       kTarget,
+       nullptr,
        +[](const Value& v, CaptureOptions* o) -> Status {
          GSYS_RETURN_IF_ERROR(ParseIntIn(v.flag, v.text, 1, 2000).status());
          return Ignore(v, o, "gsys takes no periodic Python samples yet");
        }},
       {{"python-functions-trace", 0, FlagValue::kRequired, "JSON", "Accepted; not used yet."},
-       kTarget, nullptr,
+       kTarget,
+       nullptr,
        +[](const Value& v, CaptureOptions* o) -> Status {
          if (v.text.empty()) return BadValue(v.flag, v.text, "a JSON file");
          return Ignore(v, o, "gsys does not annotate Python functions yet");
        }},
       {{"dask", 0, FlagValue::kRequired, "functions-trace|none", "Accepted; not used yet."},
-       kTarget, "none",
+       kTarget,
+       "none",
        +[](const Value& v, CaptureOptions* o) -> Status {
-         if (v.text != "functions-trace" && v.text != "none") return BadValue(v.flag, v.text, "functions-trace or none");
-         return v.text == "none" ? OkStatus() : Ignore(v, o, "gsys does not annotate Python functions yet");
+         if (v.text != "functions-trace" && v.text != "none")
+           return BadValue(v.flag, v.text, "functions-trace or none");
+         return v.text == "none" ? OkStatus()
+                                 : Ignore(v, o, "gsys does not annotate Python functions yet");
        }},
       {{"osrt-backtrace-threshold", 0, FlagValue::kRequired, "NS", "Accepted; not used yet."},
-       kTarget, nullptr,
+       kTarget,
+       nullptr,
        +[](const Value& v, CaptureOptions* o) -> Status {
          GSYS_RETURN_IF_ERROR(ParseIntIn(v.flag, v.text, 0, INT64_MAX).status());
          return Ignore(v, o, "gsys does not record OS runtime backtraces yet");
        }},
       {{"osrt-backtrace-depth", 0, FlagValue::kRequired, "N", "Accepted; not used yet."},
-       kTarget, nullptr,
+       kTarget,
+       nullptr,
        +[](const Value& v, CaptureOptions* o) -> Status {
          GSYS_RETURN_IF_ERROR(ParseIntIn(v.flag, v.text, 1, 1024).status());
          return Ignore(v, o, "gsys does not record OS runtime backtraces yet");
        }},
       {{"osrt-backtrace-stack-size", 0, FlagValue::kRequired, "BYTES", "Accepted; not used yet."},
-       kTarget, nullptr,
+       kTarget,
+       nullptr,
        +[](const Value& v, CaptureOptions* o) -> Status {
          GSYS_RETURN_IF_ERROR(ParseIntIn(v.flag, v.text, 1, INT64_MAX).status());
          return Ignore(v, o, "gsys does not record OS runtime backtraces yet");
        }},
       {{"gpu-metrics-set", 0, FlagValue::kRequired, "ALIAS|file:CFG", "Accepted; gsys reads NVML."},
-       kP | kS, nullptr,
+       kP | kS,
+       nullptr,
        +[](const Value& v, CaptureOptions* o) -> Status {
          if (v.text.empty()) return BadValue(v.flag, v.text, "a metric set alias");
          return Ignore(v, o, "gsys samples its NVML/GPM metrics, not nsys's PM counter sets");
        },
-       kS, kFixedAtLaunch},
+       kS,
+       kFixedAtLaunch},
       {{"gpuctxsw", 0, FlagValue::kBool, "", "Accepted; not recorded yet."},
-       kP | kS, "false",
+       kP | kS,
+       "false",
        +[](const Value& v, CaptureOptions* o) -> Status {
          return IgnoreIfTrue(v, o, "gsys does not record GPU context switches yet");
        },
-       kS, kFixedAtLaunch},
+       kS,
+       kFixedAtLaunch},
       {{"resolve-symbols", 0, FlagValue::kBool, "", "Accepted: gsys resolves symbols at import."},
-       kP | kS, "true",
+       kP | kS,
+       "true",
        +[](const Value& v, CaptureOptions* o) -> Status {
          return BoolOf(v) ? OkStatus() : Ignore(v, o, "gsys resolves symbols when it imports");
        },
-       kS, kFixedAtLaunch},
+       kS,
+       kFixedAtLaunch},
   };
   return kTable;
 }
@@ -591,7 +686,8 @@ Status CheckTogether(CaptureVerb verb, CaptureOptions* o) {
                  "--nvtx-domain-include and --nvtx-domain-exclude cannot be combined");
   }
   if ((!o->nvtx_domain_include.empty() || !o->nvtx_domain_exclude.empty()) && !o->Traces("nvtx")) {
-    return Error(StatusCode::kInvalidArgument, "--nvtx-domain-include/-exclude need nvtx in --trace");
+    return Error(StatusCode::kInvalidArgument,
+                 "--nvtx-domain-include/-exclude need nvtx in --trace");
   }
   if (o->start_later) o->delay_ns = 0;  // -Y overrides --delay (nsys)
   if (o->capture_range == "cudaProfilerApi" && !cuda) {
@@ -618,17 +714,23 @@ Status CheckTogether(CaptureVerb verb, CaptureOptions* o) {
 
 const char* CaptureVerbName(CaptureVerb verb) {
   switch (verb) {
-    case CaptureVerb::kProfile: return "profile";
-    case CaptureVerb::kLaunch: return "launch";
-    case CaptureVerb::kStart: return "start";
-    case CaptureVerb::kWrap: return "wrap";
+    case CaptureVerb::kProfile:
+      return "profile";
+    case CaptureVerb::kLaunch:
+      return "launch";
+    case CaptureVerb::kStart:
+      return "start";
+    case CaptureVerb::kWrap:
+      return "wrap";
   }
   return "?";
 }
 
 void AddImportMeta(const CaptureOptions& o, std::map<std::string, std::string>* meta) {
-  if (!o.nvtx_domain_include.empty()) (*meta)["nvtx_domain_include"] = Join(o.nvtx_domain_include, ",");
-  if (!o.nvtx_domain_exclude.empty()) (*meta)["nvtx_domain_exclude"] = Join(o.nvtx_domain_exclude, ",");
+  if (!o.nvtx_domain_include.empty())
+    (*meta)["nvtx_domain_include"] = Join(o.nvtx_domain_include, ",");
+  if (!o.nvtx_domain_exclude.empty())
+    (*meta)["nvtx_domain_exclude"] = Join(o.nvtx_domain_exclude, ",");
 }
 
 bool CaptureOptions::Traces(const std::string& domain) const {
@@ -641,7 +743,8 @@ std::vector<FlagSpec> CaptureFlagSpecs(CaptureVerb verb) {
     if (!Takes(opt, verb)) continue;
     FlagSpec spec = opt.flag;
     if (IgnoredIn(opt, verb)) {
-      spec.help = std::string("Accepted for nsys compatibility and ignored: ") + opt.ignored_why + ".";
+      spec.help =
+          std::string("Accepted for nsys compatibility and ignored: ") + opt.ignored_why + ".";
     } else if (const char* d = DefaultFor(opt, verb); d != nullptr) {
       spec.help += std::string(" Default: ") + d + ".";
     }

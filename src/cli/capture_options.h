@@ -27,38 +27,38 @@ struct CaptureOptions {
   // What the target records (the target's environment).
   std::vector<std::string> trace;  // domains gsys records (GSYS_TRACE names); empty = none
   int64_t osrt_threshold_ns = 0;
-  std::string capture_range;       // "", "nvtx", "cudaProfilerApi"
-  std::string nvtx_capture;        // -p RANGE[@DOMAIN], "" = not given
-  std::string capture_range_end;   // "" = the verb's own default
-  std::string cuda_graph_trace;    // "", "graph", "node"
+  std::string capture_range;      // "", "nvtx", "cudaProfilerApi"
+  std::string nvtx_capture;       // -p RANGE[@DOMAIN], "" = not given
+  std::string capture_range_end;  // "" = the verb's own default
+  std::string cuda_graph_trace;   // "", "graph", "node"
   bool cuda_memory_usage = false;
   bool cuda_trace_all_apis = false;
-  int cuda_flush_ms = 0;           // GSYS_CUDA_FLUSH_MS; 0 = the library's default
-  std::string pytorch;             // "", "autograd-nvtx", "autograd-shapes-nvtx"
-  std::string cuda_backtrace;      // GSYS_CUDA_BACKTRACE list, "" = off
+  int cuda_flush_ms = 0;       // GSYS_CUDA_FLUSH_MS; 0 = the library's default
+  std::string pytorch;         // "", "autograd-nvtx", "autograd-shapes-nvtx"
+  std::string cuda_backtrace;  // GSYS_CUDA_BACKTRACE list, "" = off
   bool python_backtrace = false;
-  bool sample = false;             // -s process-tree
-  int sampling_frequency = 0;      // Hz (also from --sampling-period)
+  bool sample = false;         // -s process-tree
+  int sampling_frequency = 0;  // Hz (also from --sampling-period)
   bool cpuctxsw = false;
   std::vector<std::string> nvtx_domain_include;  // "default" = the unnamed domain
   std::vector<std::string> nvtx_domain_exclude;
   // The target's process.
-  std::vector<std::string> env;    // -e, one NAME=VALUE each
+  std::vector<std::string> env;  // -e, one NAME=VALUE each
   bool inherit_environment = true;
   bool show_output = true;
-  bool wait_all = true;            // --wait all
-  int kill_signal = 0;             // --kill (0 = none)
+  bool wait_all = true;  // --wait all
+  int kill_signal = 0;   // --kill (0 = none)
   // The collection.
-  std::string output;              // -o pattern, "" = the verb's default naming
+  std::string output;  // -o pattern, "" = the verb's default naming
   bool force_overwrite = false;
   bool stats = false;
-  bool quiet = false;  // profile -q: warnings and errors only
+  bool quiet = false;                // profile -q: warnings and errors only
   std::vector<std::string> exports;  // --export types (none left out)
   int64_t delay_ns = 0;
   int64_t duration_ns = 0;
   bool stop_on_exit = true;
-  bool start_later = false;        // -Y: record nothing until `gsys start`
-  std::string session_new;         // --session-new NAME (unexpanded)
+  bool start_later = false;              // -Y: record nothing until `gsys start`
+  std::string session_new;               // --session-new NAME (unexpanded)
   std::vector<int> gpu_metrics_devices;  // with gpu_metrics
   bool gpu_metrics = false;
   int gpu_metrics_frequency = 0;

@@ -51,10 +51,15 @@ TEST(CaptureOptions, EveryTargetVerbTakesTheSameTraceList) {
 }
 
 TEST(CaptureOptions, ErrorsStartWithTheVerb) {
-  EXPECT_EQ(Err(CaptureVerb::kProfile, {"-t", "bogus"}).rfind("profile: unknown --trace value 'bogus'", 0), 0u);
-  EXPECT_EQ(Err(CaptureVerb::kLaunch, {"--wait=sometimes"}).rfind("launch: bad --wait 'sometimes'", 0), 0u);
+  EXPECT_EQ(Err(CaptureVerb::kProfile, {"-t", "bogus"})
+                .rfind("profile: unknown --trace value 'bogus'", 0),
+            0u);
+  EXPECT_EQ(
+      Err(CaptureVerb::kLaunch, {"--wait=sometimes"}).rfind("launch: bad --wait 'sometimes'", 0),
+      0u);
   EXPECT_NE(Err(CaptureVerb::kProfile, {"-c", "nvtx"}).find("-c nvtx needs -p"), std::string::npos);
-  EXPECT_NE(Err(CaptureVerb::kProfile, {"-t", "none", "-b", "cuda"}).find("need cuda in --trace"), std::string::npos);
+  EXPECT_NE(Err(CaptureVerb::kProfile, {"-t", "none", "-b", "cuda"}).find("need cuda in --trace"),
+            std::string::npos);
 }
 
 TEST(CaptureOptions, WrapIsLenientAboutTraceNames) {
@@ -88,7 +93,8 @@ TEST(CaptureOptions, HelpShowsEachDefaultOnce) {
   std::string help = CaptureOptionsHelp(CaptureVerb::kProfile, {});
   EXPECT_NE(help.find("Default: cuda,nvtx,osrt."), std::string::npos) << help;
   EXPECT_NE(help.find("Default: all."), std::string::npos);
-  EXPECT_NE(CaptureOptionsHelp(CaptureVerb::kLaunch, {}).find("Default: primary."), std::string::npos);
+  EXPECT_NE(CaptureOptionsHelp(CaptureVerb::kLaunch, {}).find("Default: primary."),
+            std::string::npos);
 }
 
 }  // namespace

@@ -39,8 +39,8 @@ std::string FindInjectLibrary() {
   if (const char* env = std::getenv("GSYS_INJECT_LIBRARY")) return env;
   std::error_code ec;
   fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  for (const char* rel : {"../lib/libgsys-inject.so", "../lib/gsys/libgsys-inject.so",
-                          "libgsys-inject.so"}) {
+  for (const char* rel :
+       {"../lib/libgsys-inject.so", "../lib/gsys/libgsys-inject.so", "libgsys-inject.so"}) {
     fs::path p = exe.parent_path() / rel;
     if (fs::exists(p, ec)) return fs::weakly_canonical(p, ec).string();
   }
@@ -51,8 +51,9 @@ Status ToCaptureSettings(const CaptureOptions& o, const std::string& verb,
                          launcher::CaptureSettings* c) {
   c->inject_library = FindInjectLibrary();
   if (c->inject_library.empty()) {
-    return Error(StatusCode::kNotFound, verb + ": cannot find libgsys-inject.so next to gsys "
-                 "(set GSYS_INJECT_LIBRARY)");
+    return Error(StatusCode::kNotFound, verb +
+                                            ": cannot find libgsys-inject.so next to gsys "
+                                            "(set GSYS_INJECT_LIBRARY)");
   }
   c->trace = o.trace.empty() ? "none" : Join(o.trace, ",");
   c->osrt_threshold_ns = o.osrt_threshold_ns;
@@ -72,15 +73,17 @@ Status ToCaptureSettings(const CaptureOptions& o, const std::string& verb,
   if (!o.pytorch.empty()) {
     c->python_dir = PythonDir(c->inject_library);
     if (c->python_dir.empty()) {
-      return Error(StatusCode::kNotFound, verb + ": --pytorch: cannot find "
-                   "python/sitecustomize.py next to libgsys-inject.so");
+      return Error(StatusCode::kNotFound, verb +
+                                              ": --pytorch: cannot find "
+                                              "python/sitecustomize.py next to libgsys-inject.so");
     }
     c->pytorch = o.pytorch;
   }
   if (o.Traces("mpi")) {
     std::error_code ec;
     fs::path p = fs::path(c->inject_library).parent_path() / "libgsys-mpi.so";
-    if (!fs::exists(p, ec)) return Error(StatusCode::kNotFound, verb + ": -t mpi: cannot find " + p.string());
+    if (!fs::exists(p, ec))
+      return Error(StatusCode::kNotFound, verb + ": -t mpi: cannot find " + p.string());
     c->mpi_library = p.string();
   }
   return OkStatus();

@@ -86,10 +86,10 @@ class ExportCommand : public Subcommand {
     if (merge) {
       GSYS_ASSIGN_OR_RETURN(auto exporter, export_::MakeExporter(*type));
       if (!exporter->MergesReports()) {
-        return Error(StatusCode::kInvalidArgument,
-                     "export: expected one REPORT for --type " + *type + ", got " +
-                         std::to_string(flags.positionals().size()) +
-                         " (only perfetto merges several reports)");
+        return Error(StatusCode::kInvalidArgument, "export: expected one REPORT for --type " +
+                                                       *type + ", got " +
+                                                       std::to_string(flags.positionals().size()) +
+                                                       " (only perfetto merges several reports)");
       }
     }
     GSYS_ASSIGN_OR_RETURN(export_::ExportStats stats,
@@ -102,13 +102,11 @@ class ExportCommand : public Subcommand {
         GSYS_ASSIGN_OR_RETURN(auto exporter, export_::MakeExporter(*type));
         out = export_::DefaultOutputPath(report, *exporter);
       }
-      std::string what = stats.tables > 0 ? GroupThousands(std::to_string(stats.events)) +
-                                                " rows from " + std::to_string(stats.tables) +
-                                                " tables"
-                                          : GroupThousands(std::to_string(stats.events)) +
-                                                " events, " +
-                                                GroupThousands(std::to_string(stats.flows)) +
-                                                " flows";
+      std::string what = stats.tables > 0
+                             ? GroupThousands(std::to_string(stats.events)) + " rows from " +
+                                   std::to_string(stats.tables) + " tables"
+                             : GroupThousands(std::to_string(stats.events)) + " events, " +
+                                   GroupThousands(std::to_string(stats.flows)) + " flows";
       PrintErr("gsys: exported " + OneLine(out) + " (" + what + ")\n");
     }
     return 0;

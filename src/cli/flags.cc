@@ -122,9 +122,9 @@ Result<ParsedFlags> ParseFlags(const std::string& verb, const std::vector<FlagSp
           value = "true";
         }
         if (!ParseBool(value)) {
-          return Error(StatusCode::kInvalidArgument, verb + ": option '" + shown +
-                                                         "' expects true or false, got '" + value +
-                                                         "'");
+          return Error(
+              StatusCode::kInvalidArgument,
+              verb + ": option '" + shown + "' expects true or false, got '" + value + "'");
         }
         break;
       case FlagValue::kOptional:
@@ -145,8 +145,10 @@ std::string FlagsHelp(const std::vector<FlagSpec>& specs) {
     if (s.value == FlagValue::kRequired) left += " " + s.value_name;
     if (s.value == FlagValue::kBool) left += "[=true|false]";
     if (s.value == FlagValue::kOptional) left += "[=" + s.value_name + "]";
-    if (left.size() < 34) left.resize(34, ' ');
-    else left += "\n" + std::string(34, ' ');
+    if (left.size() < 34)
+      left.resize(34, ' ');
+    else
+      left += "\n" + std::string(34, ' ');
     out += left;
     // Indent continuation lines of multi-line help.
     for (char c : s.help) {

@@ -22,8 +22,8 @@ enum class FlagValue {
 };
 
 struct FlagSpec {
-  std::string long_name;   // without dashes: "report"
-  char short_name = 0;     // 'r' or 0
+  std::string long_name;  // without dashes: "report"
+  char short_name = 0;    // 'r' or 0
   FlagValue value = FlagValue::kRequired;
   std::string value_name;  // for help: "NAME"
   std::string help;

@@ -34,7 +34,8 @@ TEST(FlagsTest, BoolTakesOptionalValue) {
 TEST(FlagsTest, ErrorsNameTheProblem) {
   auto unknown = ParseFlags("stats", kSpecs, {"--reprot", "x"}, false);
   ASSERT_FALSE(unknown.ok());
-  EXPECT_EQ(unknown.status().message(), "stats: unknown option '--reprot' (did you mean --report?)");
+  EXPECT_EQ(unknown.status().message(),
+            "stats: unknown option '--reprot' (did you mean --report?)");
   auto missing = ParseFlags("stats", kSpecs, {"-r"}, false);
   ASSERT_FALSE(missing.ok());
   EXPECT_EQ(missing.status().message(), "stats: option '-r' needs a value");

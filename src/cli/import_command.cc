@@ -35,9 +35,9 @@ std::vector<launcher::ReportGroup> PerValueReports(const std::string& dir, std::
   launcher::OutputNameContext names;
   names.host = (*meta)["host"];
   names.pid = (*meta)["target_pid"];
-  auto groups = launcher::GroupProcessesByName((*meta)["output_pattern"],
-                                               Split((*meta)["output_vars"], ','),
-                                               report::ReadProcessVars(dir), names);
+  auto groups =
+      launcher::GroupProcessesByName((*meta)["output_pattern"], Split((*meta)["output_vars"], ','),
+                                     report::ReadProcessVars(dir), names);
   for (const auto& g : groups.groups) {
     // The pattern is session.meta's too: reports elsewhere than beside the session are not
     // its to choose (the session then imports as one report, DefaultReportPath's).
@@ -64,8 +64,8 @@ void PrintImportedTrace(const report::kineto::KinetoImportSummary& sum) {
                "ops and annotations, %s collectives; %s events in %.2f s)\n",
                sum.report_path.c_str(), n(s.kernels).c_str(), n(s.memcpys + s.memsets).c_str(),
                n(s.runtime + s.driver).c_str(),
-               n(s.cpu_ops + s.annotations + s.python_functions).c_str(),
-               n(s.collectives).c_str(), n(s.events).c_str(), sum.seconds);
+               n(s.cpu_ops + s.annotations + s.python_functions).c_str(), n(s.collectives).c_str(),
+               n(s.events).c_str(), sum.seconds);
   for (const auto& w : sum.warnings) {
     std::fprintf(stderr, "gsys: warning: %s (see GSYS_DIAGNOSTICS)\n", w.c_str());
   }
@@ -143,7 +143,8 @@ class ImportCommand : public Subcommand {
     options.force_overwrite = flags.Bool("force-overwrite", false);
     options.progress = !flags.Has("quiet");
     if (launcher::SessionDirIsLive(options.session_dir)) {
-      std::fprintf(stderr, "gsys: warning: session '%s' is still being recorded by a live gsys "
+      std::fprintf(stderr,
+                   "gsys: warning: session '%s' is still being recorded by a live gsys "
                    "run: the report holds only what was flushed so far\n",
                    OneLine(options.session_dir).c_str());
     }
@@ -158,8 +159,9 @@ class ImportCommand : public Subcommand {
       if (!flags.Has("quiet")) PrintImported(sum);
     }
     if (!errors.empty()) {
-      return Error(StatusCode::kInvalidArgument,
-                   "import: processes whose -o values the output-path rules refuse are in no report");
+      return Error(
+          StatusCode::kInvalidArgument,
+          "import: processes whose -o values the output-path rules refuse are in no report");
     }
     for (const auto& g : groups) {
       options.output_path = g.base + ".gsys-rep";
@@ -169,8 +171,9 @@ class ImportCommand : public Subcommand {
       if (!flags.Has("quiet")) PrintImported(sum);
     }
     if (!errors.empty()) {
-      return Error(StatusCode::kInvalidArgument,
-                   "import: processes whose -o values the output-path rules refuse are in no report");
+      return Error(
+          StatusCode::kInvalidArgument,
+          "import: processes whose -o values the output-path rules refuse are in no report");
     }
     return 0;
   }

@@ -17,7 +17,8 @@ namespace {
 // The verb's own flags, after the capture options.
 const std::vector<FlagSpec>& OwnFlags() {
   static const std::vector<FlagSpec> kFlags = {
-      {"upload", 0, FlagValue::kRequired, "DEST", "Upload each report and its summaries (s3:// or file:///)."},
+      {"upload", 0, FlagValue::kRequired, "DEST",
+       "Upload each report and its summaries (s3:// or file:///)."},
       {"help", 'h', FlagValue::kNone, "", "Show this help."},
   };
   return kFlags;
@@ -37,7 +38,9 @@ Status Bad(const std::string& m) { return Error(StatusCode::kInvalidArgument, "l
 class LaunchCommand : public Subcommand {
  public:
   std::string Name() const override { return "launch"; }
-  std::string Summary() const override { return "Start a command injected but not recording (then gsys start/stop)"; }
+  std::string Summary() const override {
+    return "Start a command injected but not recording (then gsys start/stop)";
+  }
   std::string Help() const override {
     return "usage: gsys launch [options] [--] COMMAND [ARGS...]\n\n"
            "Runs COMMAND with libgsys-inject.so in every process of its tree, recording\n"
@@ -56,7 +59,8 @@ class LaunchCommand : public Subcommand {
       std::fputs(Help().c_str(), stdout);
       return 0;
     }
-    if (flags.positionals().empty()) return Bad("no command given (usage: gsys launch [options] COMMAND)");
+    if (flags.positionals().empty())
+      return Bad("no command given (usage: gsys launch [options] COMMAND)");
     GSYS_ASSIGN_OR_RETURN(CaptureOptions c, ReadCaptureOptions(CaptureVerb::kLaunch, flags));
     LiveRunOptions o;
     o.verb = "launch";

@@ -25,27 +25,35 @@ Result<std::string> CheckTrace(const LiveRunOptions& o, const std::string& wante
   for (const auto& d : Split(wanted, ',')) {
     if (d != "none" && !o.options.Traces(d)) {
       return Error(StatusCode::kInvalidArgument,
-                   "-t " + d + ": the session's tree records " + has + " only (gsys launch -t "
-                   "chose it; the capture library cannot add a domain to a running tree)");
+                   "-t " + d + ": the session's tree records " + has +
+                       " only (gsys launch -t "
+                       "chose it; the capture library cannot add a domain to a running tree)");
     }
   }
   if (wanted == has) return std::string();
-  return "-t " + wanted + " is accepted and ignored: every window records what gsys launch -t "
-         "chose (" + has + "); the capture library cannot switch domains in a running tree";
+  return "-t " + wanted +
+         " is accepted and ignored: every window records what gsys launch -t "
+         "chose (" +
+         has + "); the capture library cannot switch domains in a running tree";
 }
 
 // `start -c nvtx [--capture-range-end stop|repeat[:N]]`: the number of range windows (0 = all).
-Result<int> RangeWindows(const LiveRunOptions& o, const std::string& range, const std::string& end) {
+Result<int> RangeWindows(const LiveRunOptions& o, const std::string& range,
+                         const std::string& end) {
   if (!o.options.capture_range.empty()) {
-    return Error(StatusCode::kInvalidArgument, "this session's windows already come from capture "
-                 "ranges (gsys launch -c " + o.options.capture_range + ")");
+    return Error(StatusCode::kInvalidArgument,
+                 "this session's windows already come from capture "
+                 "ranges (gsys launch -c " +
+                     o.options.capture_range + ")");
   }
   if (range != "nvtx") {
-    return Error(StatusCode::kInvalidArgument, "-c " + range + ": give it to gsys launch (the "
-                 "tree's CUDA hooks read it when they start)");
+    return Error(StatusCode::kInvalidArgument, "-c " + range +
+                                                   ": give it to gsys launch (the "
+                                                   "tree's CUDA hooks read it when they start)");
   }
   if (o.options.nvtx_capture.empty()) {
-    return Error(StatusCode::kInvalidArgument, "-c nvtx needs a session started with "
+    return Error(StatusCode::kInvalidArgument,
+                 "-c nvtx needs a session started with "
                  "-p/--nvtx-capture RANGE[@DOMAIN] (gsys launch -p ...): the tree reads it when "
                  "it starts");
   }
@@ -55,8 +63,10 @@ Result<int> RangeWindows(const LiveRunOptions& o, const std::string& range, cons
     auto n = ParseInt64(end.substr(7));
     if (n && *n > 0 && *n < 1000000) return static_cast<int>(*n);
   }
-  return Error(StatusCode::kInvalidArgument, "--capture-range-end " + end + ": gsys start takes "
-               "stop or repeat[:N] (none: use gsys start without -c, then gsys stop)");
+  return Error(StatusCode::kInvalidArgument,
+               "--capture-range-end " + end +
+                   ": gsys start takes "
+                   "stop or repeat[:N] (none: use gsys start without -c, then gsys stop)");
 }
 
 void Start(LiveState& st, const serving::PendingRequest& r, int64_t now) {
@@ -71,7 +81,8 @@ void Start(LiveState& st, const serving::PendingRequest& r, int64_t now) {
     return serving::Respond(r, {{"error", ok.message()}});
   }
   if (st.live->window_open()) {
-    return serving::Respond(r, {{"error", "a capture window is already open (gsys stop closes it)"}});
+    return serving::Respond(r,
+                            {{"error", "a capture window is already open (gsys stop closes it)"}});
   }
   if (st.live->range_armed()) {
     return serving::Respond(r, {{"error", "a capture range is armed (gsys cancel disarms it)"}});
@@ -82,7 +93,8 @@ void Start(LiveState& st, const serving::PendingRequest& r, int64_t now) {
   if (!range.empty()) {
     auto n = RangeWindows(*st.options, range, Field(r, "capture_range_end"));
     if (!n.ok()) return serving::Respond(r, {{"error", n.status().message()}});
-    if (w.duration_ns > 0) answer["note"] = "-d is ignored with -c nvtx: the range closes the window";
+    if (w.duration_ns > 0)
+      answer["note"] = "-d is ignored with -c nvtx: the range closes the window";
     w.duration_ns = 0;
     st.live->ArmRange(w, *n);
     st.range_armed_ever = true;
@@ -102,23 +114,25 @@ void AnswerStatus(LiveState& st, const serving::PendingRequest& r, int64_t now) 
                       : s.range_recording ? "recording (capture range)"
                       : s.range_armed     ? "waiting for the capture range"
                                           : "idle";
-  KeyValues a{{"state", state},
-              {"open_for_ns", std::to_string(s.open_for_ns)},
-              {"next_window", std::to_string(s.windows + 1)},
-              {"written", std::to_string(s.written)},
-              {"finalizing", std::to_string(s.finalizing)},
-              {"failed", std::to_string(s.failed)},
-              {"cancelled", std::to_string(s.cancelled)},
-              {"trace", st.options->options.trace.empty() ? "none" : Join(st.options->options.trace, ",")}};
+  KeyValues a{
+      {"state", state},
+      {"open_for_ns", std::to_string(s.open_for_ns)},
+      {"next_window", std::to_string(s.windows + 1)},
+      {"written", std::to_string(s.written)},
+      {"finalizing", std::to_string(s.finalizing)},
+      {"failed", std::to_string(s.failed)},
+      {"cancelled", std::to_string(s.cancelled)},
+      {"trace", st.options->options.trace.empty() ? "none" : Join(st.options->options.trace, ",")}};
   const CaptureOptions& c = st.options->options;
   if (!c.capture_range.empty()) {
     a["capture_range"] = c.capture_range + (c.nvtx_capture.empty() ? "" : " -p " + c.nvtx_capture) +
                          " (gsys launch -c: a window per range)";
   } else if (s.range_armed) {
-    a["capture_range"] = "nvtx -p " + c.nvtx_capture + " (gsys start -c: " +
-                         (s.range_windows_left < 0 ? std::string("every range")
-                                                   : std::to_string(s.range_windows_left) +
-                                                         " window(s) left") + ")";
+    a["capture_range"] =
+        "nvtx -p " + c.nvtx_capture + " (gsys start -c: " +
+        (s.range_windows_left < 0 ? std::string("every range")
+                                  : std::to_string(s.range_windows_left) + " window(s) left") +
+        ")";
   }
   serving::Respond(r, a);
 }
@@ -140,8 +154,9 @@ void HandleRequest(LiveState& st, const serving::PendingRequest& r, int64_t now)
   } else if (verb == "cancel") {
     bool range = !st.live->window_open() && st.live->range_armed();
     if (!st.live->Cancel()) {
-      return serving::Respond(r, {{"error", "nothing to cancel: no capture window is open and no "
-                                            "capture range is armed"}});
+      return serving::Respond(r, {{"error",
+                                   "nothing to cancel: no capture window is open and no "
+                                   "capture range is armed"}});
     }
     serving::Respond(r, {{"cancelled", range ? "range" : "window"}});
   } else if (verb == "status") {

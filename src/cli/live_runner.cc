@@ -101,8 +101,10 @@ void OnSignal(LiveState& st, int sig) {
     }
     return;
   }
-  std::fprintf(stderr, "gsys: signal %d forwarded to the target; an open window is finalized "
-               "within %.0f s of its exit\n", sig, Seconds(st.options->shutdown_timeout_ns));
+  std::fprintf(stderr,
+               "gsys: signal %d forwarded to the target; an open window is finalized "
+               "within %.0f s of its exit\n",
+               sig, Seconds(st.options->shutdown_timeout_ns));
 }
 
 format::SessionMeta MakeMeta(const LiveRunOptions& o, int64_t now) {
@@ -148,7 +150,8 @@ Result<int> RunLive(const LiveRunOptions& o) {
   info.kind = o.verb;
   info.command = Join(o.argv, " ");
   auto registered = serving::RegisterSession(root, info);
-  if (!registered.ok()) return Error(registered.status().code(), prefix + registered.status().message());
+  if (!registered.ok())
+    return Error(registered.status().code(), prefix + registered.status().message());
   serving::RegisteredSession session = std::move(*registered);  // claimed until we return
   const std::string* dir = &session.dir;
   capture.session_dir = *dir;
@@ -189,14 +192,15 @@ Result<int> RunLive(const LiveRunOptions& o) {
     // the server must start anyway).
     auto first = serving::WindowReportPath(lso.naming, launcher::RealtimeNowNs());
     std::error_code ec;
-    fs::path out_dir = first.ok() ? fs::absolute(fs::path(*first)).parent_path() : fs::current_path(ec);
+    fs::path out_dir =
+        first.ok() ? fs::absolute(fs::path(*first)).parent_path() : fs::current_path(ec);
     lso.request_output_dir = fs::weakly_canonical(out_dir, ec).string();
   }
 
   launcher::LaunchOptions lo;
   lo.argv = o.argv;
-  lo.env = launcher::BuildCaptureEnv(o.inherit_environment ? InheritedEnv() : std::vector<std::string>{},
-                                     o.user_env, capture);
+  lo.env = launcher::BuildCaptureEnv(
+      o.inherit_environment ? InheritedEnv() : std::vector<std::string>{}, o.user_env, capture);
   lo.kill_signal = o.kill_signal != 0 ? o.kill_signal : SIGTERM;
   lo.wait_all = o.wait_all;
   lo.show_output = o.show_output;
@@ -208,7 +212,8 @@ Result<int> RunLive(const LiveRunOptions& o) {
   st.dir = *dir;
   st.live = std::make_unique<serving::LiveSession>(std::move(lso), std::move(*control));
   if (o.schedule) {
-    st.schedule = std::make_unique<serving::WindowScheduler>(t0, o.delay_ns, o.duration_ns, o.repeat_ns);
+    st.schedule =
+        std::make_unique<serving::WindowScheduler>(t0, o.delay_ns, o.duration_ns, o.repeat_ns);
   }
   lo.on_tick = [&st](int64_t now) { return OnTick(st, now); };
   lo.on_signal = [&st](int sig) { OnSignal(st, sig); };
@@ -217,7 +222,8 @@ Result<int> RunLive(const LiveRunOptions& o) {
   std::snprintf(first, sizeof(first), "first window after %g s", Seconds(o.delay_ns));
   std::fprintf(stderr, "gsys: %s session '%s': %s\n", o.verb.c_str(), info.name.c_str(),
                o.schedule ? first
-                          : (range ? "windows from capture ranges" : "not recording (gsys start opens a window, or SIGUSR2)"));
+                          : (range ? "windows from capture ranges"
+                                   : "not recording (gsys start opens a window, or SIGUSR2)"));
   auto launched = launcher::Launch(lo);
   int64_t now = launcher::MonotonicNowNs();
   if (!launched.ok()) {
@@ -231,19 +237,24 @@ Result<int> RunLive(const LiveRunOptions& o) {
   std::error_code ec;
   fs::remove(*dir + "/" + format::kLiveInfoFile, ec);  // no longer a live session
   if (left > 0) {
-    std::fprintf(stderr, "gsys: %d window(s) not finalized within %.0f s (GSYS_PROFILE_SHUTDOWN_TIMEOUT); "
-                 "the raw capture stays in %s\n", left, Seconds(o.shutdown_timeout_ns), dir->c_str());
+    std::fprintf(stderr,
+                 "gsys: %d window(s) not finalized within %.0f s (GSYS_PROFILE_SHUTDOWN_TIMEOUT); "
+                 "the raw capture stays in %s\n",
+                 left, Seconds(o.shutdown_timeout_ns), dir->c_str());
   } else if (fin.failures() == 0 && std::getenv(format::kEnvKeepSession) == nullptr) {
     fs::remove_all(*dir, ec);
   }
   if ((range || st.range_armed_ever) && st.live->control().range_windows_opened() == 0) {
-    serving::RangeOutcomeInput in{range ? o.options.capture_range : "nvtx", o.options.nvtx_capture,
-                                  capture.nvtx_registered_only, {}, false};
+    serving::RangeOutcomeInput in{range ? o.options.capture_range : "nvtx",
+                                  o.options.nvtx_capture,
+                                  capture.nvtx_registered_only,
+                                  {},
+                                  false};
     std::fprintf(stderr, "gsys: %s\n", serving::NeverOpenedLine(in, st.live->control()).c_str());
   }
-  if (st.live->windows() == 0) std::fprintf(stderr, "gsys: no capture window was opened; no report written\n");
-  return TargetExit(launched->exit_code, launched->term_signal,
-                    launched->session_ended_early);
+  if (st.live->windows() == 0)
+    std::fprintf(stderr, "gsys: no capture window was opened; no report written\n");
+  return TargetExit(launched->exit_code, launched->term_signal, launched->session_ended_early);
 }
 
 }  // namespace gsys::cli

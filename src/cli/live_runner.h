@@ -10,29 +10,29 @@
 #include <string>
 #include <vector>
 
-#include "common/status.h"
 #include "cli/capture_options.h"
+#include "common/status.h"
 
 namespace gsys::cli {
 
 struct LiveRunOptions {
-  std::string verb;                  // "wrap" or "launch": messages, session kind
-  std::vector<std::string> argv;     // the target command
-  std::vector<std::string> user_env; // -e NAME=VALUE
-  CaptureOptions options;            // what the tree records (capture_options.h)
+  std::string verb;                   // "wrap" or "launch": messages, session kind
+  std::vector<std::string> argv;      // the target command
+  std::vector<std::string> user_env;  // -e NAME=VALUE
+  CaptureOptions options;             // what the tree records (capture_options.h)
   bool inherit_environment = true;
-  std::string session_name;          // "" = VERB-<pid>
-  std::string output;                // report folder or pattern ("" = current directory)
-  std::string upload;                // "" = none
+  std::string session_name;  // "" = VERB-<pid>
+  std::string output;        // report folder or pattern ("" = current directory)
+  std::string upload;        // "" = none
   // Scheduled windows (wrap): delay/duration/repeat in ns; schedule = false for launch.
   bool schedule = false;
   int64_t delay_ns = 0, duration_ns = 0, repeat_ns = 0;
-  int kill_signal = 0;               // sent when the last scheduled window ends (0 = none)
+  int kill_signal = 0;  // sent when the last scheduled window ends (0 = none)
   int64_t shutdown_timeout_ns = 20'000'000'000;
   bool show_output = true;
   bool wait_all = false;
-  int64_t max_range_windows = 0;     // range windows (-c): finalize at most this many
-  bool window_stats = false;         // every window: print stats (profile -Y --stats)
+  int64_t max_range_windows = 0;            // range windows (-c): finalize at most this many
+  bool window_stats = false;                // every window: print stats (profile -Y --stats)
   std::vector<std::string> window_exports;  // every window: these exports (profile -Y --export)
 };
 

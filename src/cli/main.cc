@@ -78,7 +78,9 @@ int Main(int argc, char** argv) {
 // Ends gsys by `sig` with its default action, without a core file of gsys's own (the target
 // wrote its own). Returns only if `sig` does not end a process.
 void DieOfSignal(int sig) {
-  struct rlimit no_core {0, 0};
+  struct rlimit no_core {
+    0, 0
+  };
   setrlimit(RLIMIT_CORE, &no_core);
   struct sigaction dfl {};
   dfl.sa_handler = SIG_DFL;

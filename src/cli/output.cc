@@ -124,7 +124,8 @@ Status PipeToCommand(const std::string& command, std::string_view text) {
   for (auto& w : words) argv.push_back(w.data());
   argv.push_back(nullptr);
   int pipe_fds[2];
-  if (::pipe(pipe_fds) != 0) return Error(StatusCode::kIoError, "pipe: " + std::string(std::strerror(errno)));
+  if (::pipe(pipe_fds) != 0)
+    return Error(StatusCode::kIoError, "pipe: " + std::string(std::strerror(errno)));
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, pipe_fds[0], STDIN_FILENO);
@@ -160,8 +161,9 @@ Status PipeToCommand(const std::string& command, std::string_view text) {
   if (!WIFEXITED(wstatus) || WEXITSTATUS(wstatus) != 0) {
     return Error(StatusCode::kIoError, "output command '" + command + "' failed");
   }
-  return status.ok() ? OkStatus()
-                     : Error(StatusCode::kIoError, "output command '" + command + "': " + status.message());
+  return status.ok()
+             ? OkStatus()
+             : Error(StatusCode::kIoError, "output command '" + command + "': " + status.message());
 }
 
 }  // namespace gsys::cli

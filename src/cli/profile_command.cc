@@ -55,7 +55,9 @@ const std::vector<FlagSpec>& ProfileFlags() {
   return kFlags;
 }
 
-Status Bad(const std::string& msg) { return Error(StatusCode::kInvalidArgument, "profile: " + msg); }
+Status Bad(const std::string& msg) {
+  return Error(StatusCode::kInvalidArgument, "profile: " + msg);
+}
 
 std::string HostName() {
   char host[256] = {};
@@ -71,11 +73,11 @@ struct Plan {
   std::string report_pattern;
   std::vector<std::string> split_vars;
   launcher::OutputNameContext names;  // host; pid once the target runs
-  std::string report_path;     // the one report (without split_vars), once the pid is known
+  std::string report_path;            // the one report (without split_vars), once the pid is known
   bool force = false, stats = false, quiet = false;
   bool gpu_metrics = false;
   launcher::GpuMetricsOptions metrics;
-  std::vector<std::string> exports;  // --export types, validated before the target starts
+  std::vector<std::string> exports;   // --export types, validated before the target starts
   std::vector<std::string> user_env;  // -e, one NAME=VALUE per variable
   bool stop_on_exit = true;           // false: the session lasts until -y + -d (LingerUntil)
   format::SessionMeta meta;
@@ -86,7 +88,9 @@ Status BuildPlan(const ParsedFlags& flags, CaptureOptions o, Plan* plan);
 class ProfileCommand : public Subcommand {
  public:
   std::string Name() const override { return "profile"; }
-  std::string Summary() const override { return "Run a command and capture NVTX, OS runtime and CUDA"; }
+  std::string Summary() const override {
+    return "Run a command and capture NVTX, OS runtime and CUDA";
+  }
   std::string Help() const override {
     return "usage: gsys profile [options] [--] COMMAND [ARGS...]\n\n"
            "Runs COMMAND with libgsys-inject.so in every process of its tree and writes a\n"
@@ -101,10 +105,12 @@ class ProfileCommand : public Subcommand {
 // -Y/--start-later: the tree runs injected but not recording, as a live session (the one
 // `gsys launch` runs); `gsys start` opens the window, `gsys stop` or the tree's exit ends it.
 Result<int> RunStartLater(const ParsedFlags& flags, CaptureOptions c) {
-  if (flags.positionals().empty()) return Bad("no command given (usage: gsys profile [options] COMMAND)");
+  if (flags.positionals().empty())
+    return Bad("no command given (usage: gsys profile [options] COMMAND)");
   for (const auto& n : c.notes) std::fprintf(stderr, "gsys: note: %s\n", n.c_str());
   if (c.gpu_metrics || c.duration_ns > 0) {
-    std::fprintf(stderr, "gsys: note: with -Y, -d and --gpu-metrics-devices are accepted and "
+    std::fprintf(stderr,
+                 "gsys: note: with -Y, -d and --gpu-metrics-devices are accepted and "
                  "ignored: windows are opened and closed by gsys start/stop\n");
   }
   LiveRunOptions o;
@@ -169,14 +175,18 @@ Result<int> ProfileCommand::Run(const std::vector<std::string>& args) {
   }
   // The control page makes -c ranges session-wide (issue 3) and repeat ranges separate reports.
   const launcher::CaptureSettings& c = plan.capture;
-  auto control = serving::ControlFile::Create(c.session_dir, c.capture_range.empty(), c.capture_range == "nvtx");
-  if (!control.ok()) return Error(control.status().code(), "profile: " + control.status().message());
+  auto control = serving::ControlFile::Create(c.session_dir, c.capture_range.empty(),
+                                              c.capture_range == "nvtx");
+  if (!control.ok())
+    return Error(control.status().code(), "profile: " + control.status().message());
   if (!c.capture_range.empty() && StartsWith(c.capture_range_end, "repeat")) {
     RepeatRun run{plan.launch, c.session_dir, 0, OnStarted, &plan, &plan.report_path};
     run.range = {c.capture_range, c.nvtx_capture, c.nvtx_registered_only, {}, false};
     run.linger = !plan.stop_on_exit;
     size_t colon = c.capture_range_end.find(':');
-    if (colon != std::string::npos) run.max_ranges = static_cast<int>(ParseInt64(c.capture_range_end.substr(colon + 1)).value_or(0));
+    if (colon != std::string::npos)
+      run.max_ranges =
+          static_cast<int>(ParseInt64(c.capture_range_end.substr(colon + 1)).value_or(0));
     run.shutdown_after_max = StartsWith(c.capture_range_end, "repeat-shutdown");
     return RunRepeatedRanges(std::move(run), std::move(*control));
   }
@@ -210,19 +220,21 @@ Result<int> ProfileCommand::Run(const std::vector<std::string>& args) {
   reports.stats = plan.stats;
   reports.quiet = plan.quiet;
   reports.exports = plan.exports;
-  reports.seconds = static_cast<double>(launched->end_monotonic_ns - launched->start_monotonic_ns) / 1e9;
+  reports.seconds =
+      static_cast<double>(launched->end_monotonic_ns - launched->start_monotonic_ns) / 1e9;
   // The exit code stays the target's (docs/reliability.md): a lost report is reported there.
   (void)WriteProfileReports(reports);
-  return TargetExit(launched->exit_code, launched->term_signal,
-                    launched->session_ended_early);
+  return TargetExit(launched->exit_code, launched->term_signal, launched->session_ended_early);
 }
 
 Status BuildPlan(const ParsedFlags& flags, CaptureOptions o, Plan* plan) {
   if (!o.session_new.empty()) {
-    o.notes.push_back("--session-new=" + o.session_new + " names the session only with -Y (a "
+    o.notes.push_back("--session-new=" + o.session_new +
+                      " names the session only with -Y (a "
                       "profile session is not reachable by gsys start/stop otherwise)");
   }
-  if (flags.positionals().empty()) return Bad("no command given (usage: gsys profile [options] COMMAND)");
+  if (flags.positionals().empty())
+    return Bad("no command given (usage: gsys profile [options] COMMAND)");
   plan->launch.argv = flags.positionals();
   GSYS_ASSIGN_OR_RETURN(std::string executable, launcher::ResolveCommand(plan->launch.argv[0]));
   launcher::CaptureSettings& c = plan->capture;
@@ -259,7 +271,8 @@ Status BuildPlan(const ParsedFlags& flags, CaptureOptions o, Plan* plan) {
   c.output_vars = Join(plan->split_vars, ",");
   if (c.output_vars.size() >= 500) return Bad("too many or too long %q{} names in --output");
   if (!plan->split_vars.empty() && StartsWith(c.capture_range_end, "repeat")) {
-    return Bad("--output %q{" + plan->split_vars[0] + "} is not set, and per-process values are "
+    return Bad("--output %q{" + plan->split_vars[0] +
+               "} is not set, and per-process values are "
                "not supported with --capture-range-end=repeat (set it for gsys)");
   }
   launcher::OutputNameContext first = oc;
@@ -271,7 +284,8 @@ Status BuildPlan(const ParsedFlags& flags, CaptureOptions o, Plan* plan) {
     std::error_code e;
     return fs::exists(name + ".gsys-rep", e) || fs::exists(name + format::kSessionDirSuffix, e);
   };
-  GSYS_ASSIGN_OR_RETURN(std::string base, launcher::ResolveOutputPattern(pattern, first, "profile"));
+  GSYS_ASSIGN_OR_RETURN(std::string base,
+                        launcher::ResolveOutputPattern(pattern, first, "profile"));
   base = launcher::StripReportExtension(base);
   std::string session = NameWith(*plan, base, session_pid);
   if (base.empty() || session.empty() || session.back() == '/') {
@@ -281,10 +295,14 @@ Status BuildPlan(const ParsedFlags& flags, CaptureOptions o, Plan* plan) {
   plan->report_path = NameWith(*plan, base, "") + ".gsys-rep";
   fs::path dir = fs::absolute(fs::path(session)).parent_path();
   std::error_code ec;
-  if (!fs::is_directory(dir, ec)) return Bad("output directory '" + dir.string() + "' does not exist");
-  if (access(dir.c_str(), W_OK) != 0) return Error(StatusCode::kIoError, "profile: output directory '" + dir.string() + "' is not writable");
+  if (!fs::is_directory(dir, ec))
+    return Bad("output directory '" + dir.string() + "' does not exist");
+  if (access(dir.c_str(), W_OK) != 0)
+    return Error(StatusCode::kIoError,
+                 "profile: output directory '" + dir.string() + "' is not writable");
   // Known now only without %p and split variables; otherwise the import refuses it per report.
-  bool name_known = plan->split_vars.empty() && NameWith(*plan, base, "1") == NameWith(*plan, base, "2");
+  bool name_known =
+      plan->split_vars.empty() && NameWith(*plan, base, "1") == NameWith(*plan, base, "2");
   if (name_known && fs::exists(plan->report_path, ec) && !plan->force) {
     return Bad("report '" + plan->report_path + "' exists (use -f/--force-overwrite true)");
   }
@@ -325,7 +343,8 @@ Status BuildPlan(const ParsedFlags& flags, CaptureOptions o, Plan* plan) {
     m["output_vars"] = c.output_vars;
     m["output_pattern"] = plan->report_pattern;
   }
-  if (!c.capture_range.empty()) m["capture_range"] = c.capture_range + (c.nvtx_capture.empty() ? "" : " " + c.nvtx_capture);
+  if (!c.capture_range.empty())
+    m["capture_range"] = c.capture_range + (c.nvtx_capture.empty() ? "" : " " + c.nvtx_capture);
   AddImportMeta(o, &m);
   return OkStatus();
 }

@@ -53,8 +53,10 @@ Result<int> RunRepeatedRanges(RepeatRun run, serving::ControlFile control) {
     if (!shut_down && run.shutdown_after_max && run.max_ranges > 0 &&
         live->range_windows() >= run.max_ranges) {
       shut_down = true;
-      std::fprintf(stderr, "gsys: %d capture range(s) recorded (--capture-range-end repeat-shutdown:%d): "
-                   "ending the target\n", run.max_ranges, run.max_ranges);
+      std::fprintf(stderr,
+                   "gsys: %d capture range(s) recorded (--capture-range-end repeat-shutdown:%d): "
+                   "ending the target\n",
+                   run.max_ranges, run.max_ranges);
       return true;
     }
     return false;
@@ -82,8 +84,7 @@ Result<int> RunRepeatedRanges(RepeatRun run, serving::ControlFile control) {
       std::getenv(format::kEnvKeepSession) == nullptr) {
     std::filesystem::remove_all(run.session_dir, ec);
   }
-  return TargetExit(launched->exit_code, launched->term_signal,
-                    launched->session_ended_early);
+  return TargetExit(launched->exit_code, launched->term_signal, launched->session_ended_early);
 }
 
 }  // namespace gsys::cli

@@ -4,8 +4,9 @@
 // Reports: the -o name for the first range, then NAME-2, NAME-3, ... (or %n's next value).
 #pragma once
 
-#include <string>
 #include <sys/types.h>
+
+#include <string>
 
 #include "common/status.h"
 #include "launcher/launcher.h"
@@ -22,7 +23,7 @@ struct RepeatRun {
   void (*on_started)(pid_t, void*) = nullptr;
   void* context = nullptr;
   const std::string* report_path = nullptr;  // filled in by on_started
-  serving::RangeOutcomeInput range{};  // -c/-p: what to say when no range opened
+  serving::RangeOutcomeInput range{};        // -c/-p: what to say when no range opened
   bool linger = false;  // -x false: after the target exits, wait for the session's duration
   bool shutdown_after_max = false;  // repeat-shutdown:N: the N-th range's end ends the session
 };

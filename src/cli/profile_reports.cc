@@ -30,8 +30,10 @@ void PrintSummary(const report::ImportSummary& sum, double secs, bool quiet) {
     return;
   }
   uint64_t drops = sum.counters[report::ImportCounter::kDroppedRecords];
-  std::fprintf(stderr, "gsys: generated %s: %s NVTX events, %s OS runtime events, %s dropped, "
-               "%llu processes, %.2f s\n", sum.report_path.c_str(), Count(sum.nvtx_events).c_str(),
+  std::fprintf(stderr,
+               "gsys: generated %s: %s NVTX events, %s OS runtime events, %s dropped, "
+               "%llu processes, %.2f s\n",
+               sum.report_path.c_str(), Count(sum.nvtx_events).c_str(),
                Count(sum.osrt_events).c_str(), Count(drops).c_str(),
                static_cast<unsigned long long>(sum.processes), secs);
   for (const auto& line : sum.domain_lines) std::fprintf(stderr, "gsys: %s\n", line.c_str());
@@ -68,7 +70,8 @@ launcher::ReportGroups PlanGroups(const ProfileReports& p) {
 bool WriteProfileReports(const ProfileReports& p) {
   launcher::ReportGroups plan = PlanGroups(p);
   bool all = plan.errors.empty();
-  for (const auto& e : plan.errors) std::fprintf(stderr, "gsys: %s: not in any report\n", e.c_str());
+  for (const auto& e : plan.errors)
+    std::fprintf(stderr, "gsys: %s: not in any report\n", e.c_str());
   std::vector<std::string> written;
   for (const auto& g : plan.groups) {
     report::ImportOptions io;
@@ -84,7 +87,8 @@ bool WriteProfileReports(const ProfileReports& p) {
     if (!sum.ok()) {
       std::error_code ec;
       if (!fs::is_directory(p.session_dir, ec)) {
-        std::fprintf(stderr, "gsys: the session directory %s was removed during capture: no report\n",
+        std::fprintf(stderr,
+                     "gsys: the session directory %s was removed during capture: no report\n",
                      p.session_dir.c_str());
         return false;
       }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // `gsys recipe NAME [options] --input REPORT|DIR ... [--output DIR]`: multi-report analyses
 // (nsys recipe) run in parallel, locally or under mpirun (--mode mpi).
+#include "cli/recipe_command.h"
+
 #include <sched.h>
 
 #include <cstdio>
@@ -13,7 +15,6 @@
 #include "cli/data_warnings.h"
 #include "cli/flags.h"
 #include "cli/output.h"
-#include "cli/recipe_command.h"
 #include "cli/subcommand.h"
 #include "cli/time_spec.h"
 #include "common/command_text.h"
@@ -111,8 +112,8 @@ rc::OutputProvenance MadeBy(const std::vector<std::string>& args) {
   return {CommandText(argv), GSYS_VERSION};
 }
 
-Result<int64_t> IntFlag(const ParsedFlags& flags, const std::string& name, int64_t lo,
-                        int64_t hi, int64_t fallback) {
+Result<int64_t> IntFlag(const ParsedFlags& flags, const std::string& name, int64_t lo, int64_t hi,
+                        int64_t fallback) {
   auto text = flags.Last(name);
   if (!text) return fallback;
   auto value = ParseInt64(*text);
@@ -155,7 +156,8 @@ Result<rc::RecipeOptions> ParseOptions(const ParsedFlags& flags) {
   o.per_stream = flags.Has("per-stream");
   o.range_name = flags.Last("name").value_or("");
   for (const char* rule_option : {"gap", "threshold", "chunks", "rows"}) {
-    if (auto v = flags.Last(rule_option)) o.rule_args.push_back(std::string(rule_option) + "=" + *v);
+    if (auto v = flags.Last(rule_option))
+      o.rule_args.push_back(std::string(rule_option) + "=" + *v);
   }
   if (auto t = flags.Last("tolerance")) {
     char* end = nullptr;
@@ -182,7 +184,8 @@ class RecipeCommand : public Subcommand {
            "rank index; every other table has a Rank column), one self-contained HTML page and\n"
            "a NAME.gsys-analysis manifest; a short summary goes to the terminal. See\n"
            "docs/recipes.md and 'gsys recipe --help-recipes NAME'.\n\n"
-           "recipes:\n" + RecipeList() + "\noptions:\n" + FlagsHelp(RecipeFlags()) +
+           "recipes:\n" +
+           RecipeList() + "\noptions:\n" + FlagsHelp(RecipeFlags()) +
            "\nexit codes: 0 ok (skipped ranks are listed), 2 usage (unknown recipe or option,\n"
            "no input), 3 input missing, 4 unreadable input,\n"
            "5 unsupported (.nsys-rep without export, no Open MPI), 6 output exists or cannot\n"
@@ -214,12 +217,10 @@ class RecipeCommand : public Subcommand {
       return Error(StatusCode::kInvalidArgument,
                    "recipe: unknown --mode '" + mode + "' (expected local or mpi)");
     }
-    GSYS_ASSIGN_OR_RETURN(int64_t threads,
-                          IntFlag(flags, "threads", 1, 1024,
-                                  mode == "mpi" ? 1
-                                  : mode == "none"
-                                      ? 1
-                                      : UsableCpus()));
+    GSYS_ASSIGN_OR_RETURN(int64_t threads, IntFlag(flags, "threads", 1, 1024,
+                                                   mode == "mpi"    ? 1
+                                                   : mode == "none" ? 1
+                                                                    : UsableCpus()));
     bool force = flags.Bool("force-overwrite", false);
     bool quiet = flags.Has("quiet");
     rc::CsvText text = flags.Has("csv-raw") ? rc::CsvText::kAsIs : rc::CsvText::kNeutralised;
@@ -249,10 +250,10 @@ class RecipeCommand : public Subcommand {
     if (!run.ok()) return run.status();
     if (!root) return 0;
     for (const rc::RankInfo& rank : run->ranks) PrintDataWarnings(rank.data_warnings);
-    for (const auto& note : run->result.notes) std::fprintf(stderr, "gsys: note: %s\n", note.c_str());
+    for (const auto& note : run->result.notes)
+      std::fprintf(stderr, "gsys: note: %s\n", note.c_str());
     GSYS_ASSIGN_OR_RETURN(auto files,
-                          rc::WriteOutputDir(dir, force, *recipe, run.value(), MadeBy(args),
-                                             text));
+                          rc::WriteOutputDir(dir, force, *recipe, run.value(), MadeBy(args), text));
     if (!quiet) PrintOut(RecipeSummaryText(*recipe, run.value(), dir, files));
     return 0;
   }
@@ -266,8 +267,8 @@ class RecipeCommand : public Subcommand {
     GSYS_ASSIGN_OR_RETURN(std::string dir, ExpandOutputPattern(pattern));
     GSYS_RETURN_IF_ERROR(rc::CheckOutputDir(dir, force));
     rc::RecipeRun run;
-    GSYS_ASSIGN_OR_RETURN(run.result, rc::DiffRecipeOutputs(inputs[0], inputs[1],
-                                                            options.tolerance, &run.ranks));
+    GSYS_ASSIGN_OR_RETURN(
+        run.result, rc::DiffRecipeOutputs(inputs[0], inputs[1], options.tolerance, &run.ranks));
     GSYS_ASSIGN_OR_RETURN(auto files,
                           rc::WriteOutputDir(dir, force, recipe, run, MadeBy(args), text));
     if (!quiet) PrintOut(RecipeSummaryText(recipe, run, dir, files));
@@ -303,7 +304,8 @@ class RecipeCommand : public Subcommand {
     if (inputs.size() != 2) {
       return Error(StatusCode::kInvalidArgument,
                    "recipe: diff compares exactly two inputs (two reports, two directories of "
-                   "reports or two recipe outputs), got " + std::to_string(inputs.size()));
+                   "reports or two recipe outputs), got " +
+                       std::to_string(inputs.size()));
     }
     GSYS_ASSIGN_OR_RETURN(auto first, rc::ExpandInputs({inputs[0]}, 0));
     GSYS_ASSIGN_OR_RETURN(auto second, rc::ExpandInputs({inputs[1]}, 1));

@@ -113,8 +113,8 @@ std::string RecipeSummaryText(const analysis::recipe::Recipe& recipe,
                      "\n" + skipped_lines;
   for (const std::string& note : run.notes) text += "  note: " + OneLine(note, 2048) + "\n";
   for (const std::string& line : run.result.summary) text += "  " + OneLine(line, 2048) + "\n";
-  text += "  output: " + OneLine(AbsolutePath(dir)) + "/ (" + OneLine(Join(files, ", "), 4096) +
-          ")\n";
+  text +=
+      "  output: " + OneLine(AbsolutePath(dir)) + "/ (" + OneLine(Join(files, ", "), 4096) + ")\n";
   return text;
 }
 

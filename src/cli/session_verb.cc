@@ -18,9 +18,9 @@ std::vector<FlagSpec> SessionVerbFlags(const std::vector<FlagSpec>& own) {
 }
 
 Result<std::optional<ParsedFlags>> ParseSessionVerb(const std::string& verb,
-                                                     const std::vector<FlagSpec>& specs,
-                                                     const std::vector<std::string>& args,
-                                                     const std::string& help) {
+                                                    const std::vector<FlagSpec>& specs,
+                                                    const std::vector<std::string>& args,
+                                                    const std::string& help) {
   GSYS_ASSIGN_OR_RETURN(ParsedFlags flags, ParseFlags(verb, specs, args, false));
   if (flags.Has("help")) {
     std::fputs(help.c_str(), stdout);
@@ -35,7 +35,8 @@ Result<std::optional<ParsedFlags>> ParseSessionVerb(const std::string& verb,
 
 Result<serving::SessionInfo> FindLiveSession(const std::string& verb, const ParsedFlags& flags) {
   const char* root = std::getenv(format::kEnvSessionsDir);
-  auto s = serving::FindSession(serving::SessionsRoot(root ? root : ""), flags.Last("session").value_or(""));
+  auto s = serving::FindSession(serving::SessionsRoot(root ? root : ""),
+                                flags.Last("session").value_or(""));
   if (!s.ok()) return Error(s.status().code(), verb + ": " + s.status().message());
   return s;
 }

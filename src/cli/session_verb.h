@@ -19,9 +19,9 @@ std::vector<FlagSpec> SessionVerbFlags(const std::vector<FlagSpec>& own = {});
 // Parses a session verb's `args` (no positionals allowed). nullopt: --help was given and `help`
 // is printed.
 Result<std::optional<ParsedFlags>> ParseSessionVerb(const std::string& verb,
-                                                     const std::vector<FlagSpec>& specs,
-                                                     const std::vector<std::string>& args,
-                                                     const std::string& help);
+                                                    const std::vector<FlagSpec>& specs,
+                                                    const std::vector<std::string>& args,
+                                                    const std::string& help);
 
 // The session --session names, or the only live one ($GSYS_SESSIONS_DIR).
 Result<serving::SessionInfo> FindLiveSession(const std::string& verb, const ParsedFlags& flags);

@@ -42,12 +42,14 @@ class SessionsCommand : public Subcommand {
       return 0;
     }
     if (flags.positionals().size() != 1 || flags.positionals()[0] != "list") {
-      return Error(StatusCode::kInvalidArgument, "sessions: expected 'list' (usage: gsys sessions list)");
+      return Error(StatusCode::kInvalidArgument,
+                   "sessions: expected 'list' (usage: gsys sessions list)");
     }
     std::string format = flags.Last("output-format").value_or("plain");
     if (format != "plain" && format != "json") {
-      return Error(StatusCode::kInvalidArgument, "sessions: bad --output-format '" + OneLine(format, 64) +
-                   "' (expected plain or json)");
+      return Error(
+          StatusCode::kInvalidArgument,
+          "sessions: bad --output-format '" + OneLine(format, 64) + "' (expected plain or json)");
     }
     const char* root = std::getenv(format::kEnvSessionsDir);
     auto all = serving::ListSessions(serving::SessionsRoot(root ? root : ""));
@@ -56,18 +58,21 @@ class SessionsCommand : public Subcommand {
       std::string out = "[";
       for (const auto& s : *all) {
         if (!s.alive) continue;
-        out += std::string(out.size() == 1 ? "\n" : ",\n") + "{\"name\": " + analysis::JsonString(s.name) +
-               ", \"pid\": " + std::to_string(s.pid) + ", \"kind\": " + analysis::JsonString(s.kind) +
+        out += std::string(out.size() == 1 ? "\n" : ",\n") +
+               "{\"name\": " + analysis::JsonString(s.name) +
+               ", \"pid\": " + std::to_string(s.pid) +
+               ", \"kind\": " + analysis::JsonString(s.kind) +
                ", \"command\": " + analysis::JsonString(s.command) + "}";
       }
       std::printf("%s%s]\n", out.c_str(), out.size() == 1 ? "" : "\n");
       return 0;
     }
-    if (flags.Bool("show-header", true)) std::printf("%-24s %8s  %-7s %s\n", "NAME", "PID", "KIND", "COMMAND");
+    if (flags.Bool("show-header", true))
+      std::printf("%-24s %8s  %-7s %s\n", "NAME", "PID", "KIND", "COMMAND");
     for (const auto& s : *all) {
       if (!s.alive) continue;
-      std::printf("%-24s %8d  %-7s %s\n", s.name.c_str(), static_cast<int>(s.pid), OneLine(s.kind, 16).c_str(),
-                  OneLine(s.command, 400).c_str());
+      std::printf("%-24s %8d  %-7s %s\n", s.name.c_str(), static_cast<int>(s.pid),
+                  OneLine(s.kind, 16).c_str(), OneLine(s.command, 400).c_str());
     }
     return 0;
   }

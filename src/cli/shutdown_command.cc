@@ -39,10 +39,13 @@ class ShutdownCommand : public Subcommand {
     if (kill == "sigkill") sig = SIGKILL;
     if (auto n = ParseInt64(kill); n && *n > 0 && *n < 65) sig = static_cast<int>(*n);
     if (sig < 0) {
-      return Error(StatusCode::kInvalidArgument, "shutdown: bad --kill '" + kill + "' (expected none, sigterm, sigkill or a signal number)");
+      return Error(StatusCode::kInvalidArgument,
+                   "shutdown: bad --kill '" + kill +
+                       "' (expected none, sigterm, sigkill or a signal number)");
     }
     GSYS_ASSIGN_OR_RETURN(serving::SessionInfo session, FindLiveSession("shutdown", *flags));
-    auto answer = serving::SendRequest(session, {{"verb", "shutdown"}, {"kill", std::to_string(sig)}}, 10000);
+    auto answer =
+        serving::SendRequest(session, {{"verb", "shutdown"}, {"kill", std::to_string(sig)}}, 10000);
     // The session may end (and remove its folder) before the answer is read: that is success.
     if (!answer.ok() && answer.status().code() != StatusCode::kNotFound) {
       return Error(answer.status().code(), "shutdown: " + answer.status().message());

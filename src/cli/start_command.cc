@@ -9,9 +9,9 @@
 #include "cli/flags.h"
 #include "cli/session_verb.h"
 #include "cli/subcommand.h"
+#include "cli/time_spec.h"
 #include "common/one_line.h"
 #include "common/strings.h"
-#include "cli/time_spec.h"
 #include "serving/session_registry.h"
 
 namespace gsys::cli {
@@ -35,15 +35,19 @@ const std::vector<FlagSpec>& StartFlags() {
 class StartCommand : public Subcommand {
  public:
   std::string Name() const override { return "start"; }
-  std::string Summary() const override { return "Open a capture window in a live session (gsys launch)"; }
+  std::string Summary() const override {
+    return "Open a capture window in a live session (gsys launch)";
+  }
   std::string Help() const override {
     return "usage: gsys start [--session NAME] [-d SECONDS] [-o OUTPUT] [options]\n\n"
            "Opens a capture window in the process tree of a live session (gsys launch or\n"
            "gsys wrap). `gsys stop` closes it and prints the report; with -d it closes by itself;\n"
-           "`gsys cancel` discards it. -c nvtx instead arms the NVTX range `gsys launch -p` named:\n"
+           "`gsys cancel` discards it. -c nvtx instead arms the NVTX range `gsys launch -p` "
+           "named:\n"
            "the window opens and closes with that range (--capture-range-end repeat[:N]: with\n"
            "each of the next N). --stats prints the report's stats, --export writes exports\n"
-           "beside it. -t can only narrow what gsys launch -t chose, and is then noted as ignored.\n\n"
+           "beside it. -t can only narrow what gsys launch -t chose, and is then noted as "
+           "ignored.\n\n"
            "options:\n" +
            CaptureOptionsHelp(CaptureVerb::kStart, OwnFlags());
   }
@@ -54,14 +58,16 @@ class StartCommand : public Subcommand {
       return 0;
     }
     if (!flags.positionals().empty()) {
-      return Error(StatusCode::kInvalidArgument, "start: unexpected argument '" + flags.positionals()[0] + "'");
+      return Error(StatusCode::kInvalidArgument,
+                   "start: unexpected argument '" + flags.positionals()[0] + "'");
     }
     GSYS_ASSIGN_OR_RETURN(CaptureOptions o, ReadCaptureOptions(CaptureVerb::kStart, flags));
     // nsys start takes only these range ends (a live session's end is gsys shutdown).
     const std::string& end = o.capture_range_end;
-    if (!end.empty() && end != "stop" && end != "none" && end != "repeat" && !StartsWith(end, "repeat:")) {
+    if (!end.empty() && end != "stop" && end != "none" && end != "repeat" &&
+        !StartsWith(end, "repeat:")) {
       return Error(StatusCode::kInvalidArgument, "start: bad --capture-range-end '" + end +
-                   "' (expected none, stop or repeat[:N])");
+                                                     "' (expected none, stop or repeat[:N])");
     }
     serving::KeyValues req{{"verb", "start"}};
     if (o.duration_ns > 0) req["duration_ns"] = std::to_string(o.duration_ns);
@@ -74,7 +80,8 @@ class StartCommand : public Subcommand {
     for (const auto& n : o.notes) std::fprintf(stderr, "gsys: note: %s\n", n.c_str());
     GSYS_ASSIGN_OR_RETURN(serving::SessionInfo session, FindLiveSession("start", flags));
     GSYS_ASSIGN_OR_RETURN(serving::KeyValues answer, AskSession("start", session, req, 10000));
-    if (answer.count("note")) std::fprintf(stderr, "gsys: note: %s\n", OneLine(answer.at("note")).c_str());
+    if (answer.count("note"))
+      std::fprintf(stderr, "gsys: note: %s\n", OneLine(answer.at("note")).c_str());
     std::string window = answer.count("window") ? OneLine(answer.at("window"), 16) : "?";
     if (answer.count("armed")) {
       std::fprintf(stderr, "gsys: session '%s': capture range armed; window %s opens with it\n",

@@ -29,6 +29,7 @@ std::string OutputFileName(const std::string& basename, const std::string& repor
                            const std::vector<std::string>& args, const std::string& extension);
 
 // Picks element `i` of `items`, repeating the last one, or `fallback` when empty.
-std::string PairedItem(const std::vector<std::string>& items, size_t i, const std::string& fallback);
+std::string PairedItem(const std::vector<std::string>& items, size_t i,
+                       const std::string& fallback);
 
 }  // namespace gsys::cli

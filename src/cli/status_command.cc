@@ -39,12 +39,14 @@ class StatusCommand : public Subcommand {
     GSYS_ASSIGN_OR_RETURN(auto flags, ParseSessionVerb("status", StatusFlags(), args, Help()));
     if (!flags) return 0;
     GSYS_ASSIGN_OR_RETURN(serving::SessionInfo session, FindLiveSession("status", *flags));
-    GSYS_ASSIGN_OR_RETURN(serving::KeyValues a, AskSession("status", session, {{"verb", "status"}}, 10000));
+    GSYS_ASSIGN_OR_RETURN(serving::KeyValues a,
+                          AskSession("status", session, {{"verb", "status"}}, 10000));
     std::string state = Get(a, "state");
     if (state == "recording") {
       double secs = static_cast<double>(ParseInt64(Get(a, "open_for_ns")).value_or(0)) / 1e9;
       char open[96];
-      std::snprintf(open, sizeof(open), " (window %s, open for %.1f s)", Get(a, "next_window").c_str(), secs);
+      std::snprintf(open, sizeof(open), " (window %s, open for %.1f s)",
+                    Get(a, "next_window").c_str(), secs);
       state += open;
     }
     std::printf("Session: %s\n", OneLine(session.name, 200).c_str());
@@ -55,7 +57,8 @@ class StatusCommand : public Subcommand {
     std::printf("Reports: %s written, %s being written, %s failed, %s cancelled\n",
                 Get(a, "written").c_str(), Get(a, "finalizing").c_str(), Get(a, "failed").c_str(),
                 Get(a, "cancelled").c_str());
-    if (a.count("capture_range")) std::printf("Capture range: %s\n", Get(a, "capture_range").c_str());
+    if (a.count("capture_range"))
+      std::printf("Capture range: %s\n", Get(a, "capture_range").c_str());
     std::printf("Trace: %s\n", Get(a, "trace").c_str());
     return 0;
   }

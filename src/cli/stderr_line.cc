@@ -37,7 +37,7 @@ void BeginOwnStderrLine() {
   }
   const char* term = std::getenv("TERM");
   if (!isatty(2) || (term != nullptr && std::strcmp(term, "dumb") == 0)) return;
-  winsize ws {};
+  winsize ws{};
   if (ioctl(2, TIOCGWINSZ, &ws) != 0 || ws.ws_col == 0 || ws.ws_col > 1000) return;
   std::string pad(ws.ws_col, ' ');
   pad += '\r';

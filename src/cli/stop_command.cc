@@ -25,7 +25,9 @@ const std::vector<FlagSpec>& StopFlags() {
 class StopCommand : public Subcommand {
  public:
   std::string Name() const override { return "stop"; }
-  std::string Summary() const override { return "Close the capture window of a live session, print its report"; }
+  std::string Summary() const override {
+    return "Close the capture window of a live session, print its report";
+  }
   std::string Help() const override {
     return "usage: gsys stop [--session NAME] [--keep SECONDS]\n\n"
            "Closes the open capture window of a live session (gsys launch or gsys wrap),\n"

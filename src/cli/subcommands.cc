@@ -10,9 +10,9 @@ std::unique_ptr<Subcommand> MakeAnalyzeCommand();
 std::unique_ptr<Subcommand> MakeSummaryCommand();
 std::unique_ptr<Subcommand> MakeRecipeCommand();
 std::unique_ptr<Subcommand> MakeProfileCommand(), MakeImportCommand();  // capture (issue 3)
-std::unique_ptr<Subcommand> MakeUploadCommand();  // issue 7
+std::unique_ptr<Subcommand> MakeUploadCommand();                        // issue 7
 std::unique_ptr<Subcommand> MakeWrapCommand(), MakeLaunchCommand(), MakeStartCommand(),
-    MakeStopCommand(), MakeSessionsCommand(), MakeShutdownCommand();  // serving (issue 7)
+    MakeStopCommand(), MakeSessionsCommand(), MakeShutdownCommand();   // serving (issue 7)
 std::unique_ptr<Subcommand> MakeCancelCommand(), MakeStatusCommand();  // issue 19
 
 std::vector<std::unique_ptr<Subcommand>> MakeSubcommands() {
@@ -25,9 +25,9 @@ std::vector<std::unique_ptr<Subcommand>> MakeSubcommands() {
   verbs.push_back(MakeExportCommand());
   verbs.push_back(MakeImportCommand());
   verbs.push_back(MakeUploadCommand());
-  for (auto* make : {MakeWrapCommand, MakeLaunchCommand, MakeStartCommand, MakeStopCommand,
-                     MakeCancelCommand, MakeStatusCommand, MakeSessionsCommand,
-                     MakeShutdownCommand}) {
+  for (auto* make :
+       {MakeWrapCommand, MakeLaunchCommand, MakeStartCommand, MakeStopCommand, MakeCancelCommand,
+        MakeStatusCommand, MakeSessionsCommand, MakeShutdownCommand}) {
     verbs.push_back(make());
   }
   return verbs;

@@ -125,8 +125,8 @@ class SummaryCommand : public Subcommand {
     resolve.sqlite_path = flags.Last("sqlite");
     GSYS_ASSIGN_OR_RETURN(std::string path, ResolveInput(input, resolve));
     std::string page_path = flags.Last("output").value_or(DefaultPagePath(input));
-    GSYS_ASSIGN_OR_RETURN(page_path, ResolveOutputPath(page_path, {"summary: bad --output '" +
-                                                                       page_path + "'", ""}));
+    GSYS_ASSIGN_OR_RETURN(
+        page_path, ResolveOutputPath(page_path, {"summary: bad --output '" + page_path + "'", ""}));
     bool overwrite = flags.Bool("force-overwrite", false);
     bool to_stdout = page_path == "-";
     if (!to_stdout) {

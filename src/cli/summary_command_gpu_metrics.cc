@@ -130,8 +130,9 @@ Status ReadGsys(report::Database& db, const Span& span,
     sql += ", avg(" + when + "), " + (c.cumulative ? "max(" : "avg(") + col + "), count(" + col +
            "), max(" + when + "), max(" + col + ")";
   }
-  sql += " FROM GSYS_GPU_METRICS GROUP BY deviceId, (timestamp - ?1) / ?2"
-         " ORDER BY deviceId, (timestamp - ?1) / ?2";
+  sql +=
+      " FROM GSYS_GPU_METRICS GROUP BY deviceId, (timestamp - ?1) / ?2"
+      " ORDER BY deviceId, (timestamp - ?1) / ?2";
   GSYS_ASSIGN_OR_RETURN(report::Statement s, db.Prepare(sql));
   GSYS_RETURN_IF_ERROR(s.BindInt(1, span.start));
   GSYS_RETURN_IF_ERROR(s.BindInt(2, span.bucket));

@@ -102,9 +102,9 @@ TEST(SampledGpuMetrics, NsysTables) {
 // A slice of a real nsys 2025.3.1 export (--gpu-metrics-devices=all, 1 kHz, 2 x H200): 30 metrics
 // per GPU, the GPU in typeId's low byte, an empty typeName.
 TEST(SampledGpuMetrics, Nsys2025Export) {
-  auto db = report::Database::Open(std::string(GSYS_TEST_FIXTURE_DIR) +
-                                       "/nsys2025.3.1-gpu-metrics-slice.sqlite",
-                                   report::Database::Mode::kReadOnly);
+  auto db = report::Database::Open(
+      std::string(GSYS_TEST_FIXTURE_DIR) + "/nsys2025.3.1-gpu-metrics-slice.sqlite",
+      report::Database::Mode::kReadOnly);
   ASSERT_TRUE(db.ok());
   auto all = ReadSampledGpuMetrics(*db, false, true);
   ASSERT_TRUE(all.ok()) << all.status().message();

@@ -11,10 +11,10 @@
 #include "analysis/rules/rules.h"
 #include "analysis/stats/format/cell_renderer.h"
 #include "analysis/stats/stats.h"
+#include "cli/progress_line.h"
 #include "cli/summary_command_gpu_metrics.h"
 #include "cli/summary_command_gpu_util.h"
 #include "cli/summary_command_timeline.h"
-#include "cli/progress_line.h"
 #include "common/saturating.h"
 #include "common/strings.h"
 #include "report/reader/report_reader.h"
@@ -171,8 +171,8 @@ void AddGpuBlocks(const std::optional<GpuUtilization>& util, html::Page& page) {
   size_t bins = util->gpus.front().busy_percent.size();
   for (size_t b = 0; b < bins; ++b) {
     map.bin_starts_s.push_back(
-        static_cast<double>(SaturatingAdd(
-            util->start_ns, SaturatingMul(static_cast<int64_t>(b), util->bin_ns))) /
+        static_cast<double>(
+            SaturatingAdd(util->start_ns, SaturatingMul(static_cast<int64_t>(b), util->bin_ns))) /
         1e9);
   }
   html::Table table{"GPU utilization",
@@ -228,8 +228,12 @@ void AddGpuMetricBlocks(const std::vector<SampledGpuMetric>& metrics, html::Page
   }
   for (auto& c : charts) page.blocks.push_back(std::move(c));
   html::Table table{"Sampled GPU metrics",
-                    {{"GPU", false}, {"Metric", false}, {"Unit", false}, {"Samples", true},
-                     {"Mean", true}, {"Peak", true}},
+                    {{"GPU", false},
+                     {"Metric", false},
+                     {"Unit", false},
+                     {"Samples", true},
+                     {"Mean", true},
+                     {"Peak", true}},
                     {}};
   for (const SampledGpuMetric& m : metrics) {
     table.rows.push_back({m.gpu_label, m.name, m.unit, GroupThousands(std::to_string(m.samples)),
@@ -251,19 +255,20 @@ Result<html::Page> BuildSummaryPage(report::ReportReader& reader, const std::str
   html::Timeline timeline;
   std::vector<Task> tasks;
   tasks.push_back({"timeline", [&](report::ReportReader& r) -> Status {
-    GSYS_ASSIGN_OR_RETURN(timeline, ReadTimeline(r, options.timeline_events));
-    return OkStatus();
-  }});
+                     GSYS_ASSIGN_OR_RETURN(timeline, ReadTimeline(r, options.timeline_events));
+                     return OkStatus();
+                   }});
   tasks.push_back({"GPU utilization", [&](report::ReportReader& r) -> Status {
-    GSYS_ASSIGN_OR_RETURN(util, ComputeGpuUtilization(r.db(), options.bins));
-    return OkStatus();
-  }});
+                     GSYS_ASSIGN_OR_RETURN(util, ComputeGpuUtilization(r.db(), options.bins));
+                     return OkStatus();
+                   }});
   tasks.push_back({"GPU metrics", [&](report::ReportReader& r) -> Status {
-    GSYS_ASSIGN_OR_RETURN(metrics, ReadSampledGpuMetrics(r.db(), r.HasTable("GSYS_GPU_METRICS"),
-                                                         r.HasTable("GPU_METRICS") &&
-                                                             r.HasTable("TARGET_INFO_GPU_METRICS")));
-    return OkStatus();
-  }});
+                     GSYS_ASSIGN_OR_RETURN(
+                         metrics, ReadSampledGpuMetrics(r.db(), r.HasTable("GSYS_GPU_METRICS"),
+                                                        r.HasTable("GPU_METRICS") &&
+                                                            r.HasTable("TARGET_INFO_GPU_METRICS")));
+                     return OkStatus();
+                   }});
   for (size_t i = 0; i < reports.size(); ++i) {
     tasks.push_back({reports[i], [&, i](report::ReportReader& r) {
                        stats[i] = analysis::RunReport(r, {reports[i], {}});

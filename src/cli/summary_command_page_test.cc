@@ -10,9 +10,7 @@
 namespace gsys::cli {
 namespace {
 
-std::string Fixture(const std::string& name) {
-  return fixtures::NsysFixtureDir() + "/" + name;
-}
+std::string Fixture(const std::string& name) { return fixtures::NsysFixtureDir() + "/" + name; }
 
 template <typename T>
 std::vector<const T*> BlocksOf(const html::Page& page) {
@@ -62,8 +60,9 @@ TEST(SummaryPage, VectorAddReport) {
   EXPECT_EQ(timelines[0]->left_out, 0u);
   ASSERT_EQ(timelines[0]->rows.size(), 8u);
   EXPECT_EQ(timelines[0]->rows[0].label, "GPU 0 \xC2\xB7 stream 13");
-  EXPECT_EQ(timelines[0]->rows[4].label,
-            "./lab4_VectorAdd_Streams [200206] \xC2\xB7 200206 (lab4_VectorAdd_) \xC2\xB7 CUDA API");
+  EXPECT_EQ(
+      timelines[0]->rows[4].label,
+      "./lab4_VectorAdd_Streams [200206] \xC2\xB7 200206 (lab4_VectorAdd_) \xC2\xB7 CUDA API");
 
   auto bars = BlocksOf<html::BarChart>(*page);
   ASSERT_EQ(bars.size(), 2u);  // kernels, OS runtime calls (the report has no NVTX)

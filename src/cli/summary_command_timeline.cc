@@ -82,8 +82,8 @@ std::string RowLabel(const RowKey& key, const Names& names, bool several_gpu_pro
     if (several_gpu_processes) label += " \xC2\xB7 pid " + std::to_string((b >> 24) & 0xFFFFFF);
     return label;
   }
-  static constexpr const char* kSub[] = {"NVTX", "CUDA API", "OS runtime", "CPU samples",
-                                         "scheduling", "library calls"};
+  static constexpr const char* kSub[] = {"NVTX",        "CUDA API",   "OS runtime",
+                                         "CPU samples", "scheduling", "library calls"};
   auto process = names.processes.find(a);
   auto thread = names.threads.find(b);
   std::string label = (process == names.processes.end() ? std::string("pid") : process->second) +

@@ -13,13 +13,15 @@ std::vector<FlagSpec> TableVerbFlags(const FlagSpec& selector, const FlagSpec& h
   return {
       selector,
       {"format", 'f', FlagValue::kRequired, "NAME[:ARG...][,...]",
-       "Output format per " + item + ": column, table, csv, tsv, json, hdoc, htable.\n"
-       "Default: column on the console, csv for files and commands. csv/tsv/json on the\n"
-       "console: stdout holds only the data (one JSON document), the console lines\n"
-       "go to stderr."},
+       "Output format per " + item +
+           ": column, table, csv, tsv, json, hdoc, htable.\n"
+           "Default: column on the console, csv for files and commands. csv/tsv/json on the\n"
+           "console: stdout holds only the data (one JSON document), the console lines\n"
+           "go to stderr."},
       {"output", 'o', FlagValue::kRequired, "OUT[,...]",
        "'-' console (default), '@CMD' pipe to a command, '.' or BASENAME:\n"
-       "write BASENAME_" + upper + ".EXT."},
+       "write BASENAME_" +
+           upper + ".EXT."},
       {"timeunit", 0, FlagValue::kRequired, "UNIT",
        "Time unit for every " + item + ": ns, us, ms, s."},
       {"filter-time", 0, FlagValue::kRequired, "[START]/[END]",
@@ -43,8 +45,8 @@ Status ParseTableRunOptions(const std::string& verb, const ParsedFlags& flags,
   options->verb = verb;
   options->inputs = flags.positionals();
   if (options->inputs.empty()) {
-    return Error(StatusCode::kInvalidArgument, verb + ": no input report given (usage: gsys " +
-                                                   verb + " [options] REPORT...)");
+    return Error(StatusCode::kInvalidArgument,
+                 verb + ": no input report given (usage: gsys " + verb + " [options] REPORT...)");
   }
   options->format_flags = flags.All("format");
   options->output_flags = flags.All("output");

@@ -61,15 +61,15 @@ Result<std::string> ResolveInput(const std::string& input, const TableRunOptions
     return input;
   }
   std::string sqlite = options.sqlite_path.value_or(
-      (std::filesystem::path(input).parent_path() / std::filesystem::path(input).stem())
-          .string() +
+      (std::filesystem::path(input).parent_path() / std::filesystem::path(input).stem()).string() +
       ".sqlite");
   struct stat st {};
   if (::stat(sqlite.c_str(), &st) == 0) return sqlite;
   return Error(StatusCode::kUnsupported,
                options.verb + ": '" + input +
                    "' is an nsys capture file; gsys reads its SQLite export: run "
-                   "'nsys export --type sqlite " + input + "' first");
+                   "'nsys export --type sqlite " +
+                   input + "' first");
 }
 
 namespace {
@@ -88,7 +88,8 @@ Result<std::vector<PlannedJob>> Plan(const TableRunOptions& options,
     if (format_text.empty() || format_text == ".") {
       format_text = p.destination.kind == DestinationKind::kConsole ? "column" : "csv";
     }
-    GSYS_ASSIGN_OR_RETURN(analysis::FormatRequest format, analysis::ParseFormatRequest(format_text));
+    GSYS_ASSIGN_OR_RETURN(analysis::FormatRequest format,
+                          analysis::ParseFormatRequest(format_text));
     GSYS_ASSIGN_OR_RETURN(p.formatter, analysis::MakeFormatter(format, options.timeunit));
     if (p.destination.kind == DestinationKind::kFile) {
       p.file_path =
@@ -180,8 +181,9 @@ std::string JsonObject(const std::vector<std::pair<std::string, std::string>>& m
 
 // JSON documents for the console become one document: an object keyed by job when each input
 // has several JSON jobs, and by input when there are several inputs (skipped ones are absent).
-std::string JoinConsoleJson(const std::vector<std::pair<std::string, std::vector<ConsoleData>>>& inputs,
-                            size_t json_jobs_per_input) {
+std::string JoinConsoleJson(
+    const std::vector<std::pair<std::string, std::vector<ConsoleData>>>& inputs,
+    size_t json_jobs_per_input) {
   bool by_job = json_jobs_per_input > 1, by_input = inputs.size() > 1;
   std::vector<std::pair<std::string, std::string>> per_input;
   for (const auto& in : inputs) {
@@ -252,8 +254,8 @@ Status Emit(const std::string& shown_input, const PlannedJob& p, const TableRunO
   }
   // nsys 2025.3.1 writes a zero-byte file for a report or rule without rows, also no header
   // (every empty result of the parity corpus, tests/parity).
-  GSYS_RETURN_IF_ERROR(Deliver(p, empty && p.destination.kind == DestinationKind::kFile ? "" : text,
-                               options));
+  GSYS_RETURN_IF_ERROR(
+      Deliver(p, empty && p.destination.kind == DestinationKind::kFile ? "" : text, options));
   if (!options.quiet) {
     PrintOut(processing + "... PROCESSED" +
              (empty ? std::string(" (EMPTY RESULTS)") : std::string()) + "\n\n");
@@ -271,8 +273,9 @@ std::vector<Result<TableOutcome>> ComputeOutcomes(report::ReportReader& reader,
                                                   const TableJobFn& run_job,
                                                   ProgressLine& progress) {
   constexpr size_t kMaxWorkers = 4;
-  size_t workers = std::min({plan.size(), kMaxWorkers,
-                             static_cast<size_t>(std::max(1u, std::thread::hardware_concurrency()))});
+  size_t workers =
+      std::min({plan.size(), kMaxWorkers,
+                static_cast<size_t>(std::max(1u, std::thread::hardware_concurrency()))});
   std::vector<std::optional<Result<TableOutcome>>> slots(plan.size());
   std::atomic<size_t> next{0};
   auto drain = [&](report::ReportReader& own) {
@@ -334,7 +337,8 @@ Result<int> RunTableJobs(const TableRunOptions& options, const std::vector<Table
     data.json.emplace_back(input.shown, std::vector<ConsoleData>{});
     for (size_t i = 0; i < input.plan.size(); ++i) {
       ConsoleSink* collect = IsDataFormat(input.plan[i]) ? &data : nullptr;
-      GSYS_RETURN_IF_ERROR(Emit(input.shown, input.plan[i], options, std::move(outcomes[i]), collect));
+      GSYS_RETURN_IF_ERROR(
+          Emit(input.shown, input.plan[i], options, std::move(outcomes[i]), collect));
     }
   }
   size_t json_jobs = 0;

@@ -31,9 +31,9 @@ struct TableOutcome {
   std::string skip_reason;  // when skipped: the sentence printed after "SKIPPED: "
   std::string title;        // display title: " ** <title> (<name>):"
   analysis::ResultTable table;
-  std::string advice;      // console only: printed between the title and the table
-  std::string no_result;   // console only: printed instead of an empty table when not empty
-  std::string note;        // console only: printed after the table (e.g. the row limit note)
+  std::string advice;     // console only: printed between the title and the table
+  std::string no_result;  // console only: printed instead of an empty table when not empty
+  std::string note;       // console only: printed after the table (e.g. the row limit note)
 };
 
 // Runs `job` on an opened input; `shown_input` is the path as printed in messages.

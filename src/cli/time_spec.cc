@@ -15,9 +15,9 @@ bool UnitScale(std::string_view unit, double* scale) {
     const char* name;
     double ns;
   };
-  static const Unit kUnits[] = {{"", 1},          {"ns", 1},      {"nsec", 1},      {"us", 1e3},
-                                {"usec", 1e3},    {"ms", 1e6},    {"msec", 1e6},    {"s", 1e9},
-                                {"sec", 1e9},     {"m", 60e9},    {"min", 60e9},    {"h", 3600e9},
+  static const Unit kUnits[] = {{"", 1},         {"ns", 1},   {"nsec", 1},   {"us", 1e3},
+                                {"usec", 1e3},   {"ms", 1e6}, {"msec", 1e6}, {"s", 1e9},
+                                {"sec", 1e9},    {"m", 60e9}, {"min", 60e9}, {"h", 3600e9},
                                 {"hour", 3600e9}};
   for (const auto& u : kUnits) {
     if (unit == u.name) {
@@ -52,8 +52,8 @@ Result<int64_t> ParseTimeValue(std::string_view text) {
     while (q < end && std::isalpha(static_cast<unsigned char>(*q))) ++q;
     double scale = 0;
     if (!UnitScale(std::string_view(unit_begin, static_cast<size_t>(q - unit_begin)), &scale)) {
-      return Bad(text, "unknown unit '" + std::string(unit_begin, q) +
-                           "' (expected ns, us, ms, s, m, h)");
+      return Bad(
+          text, "unknown unit '" + std::string(unit_begin, q) + "' (expected ns, us, ms, s, m, h)");
     }
     if (!std::isfinite(number)) return Bad(text, "not a finite number");
     total += number * scale;

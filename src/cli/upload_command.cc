@@ -73,11 +73,13 @@ class UploadCommand : public Subcommand {
     }
     const auto& pos = flags.positionals();
     if (pos.size() < 2) {
-      return Error(StatusCode::kInvalidArgument, "upload: expected FILE... DEST (see gsys upload --help)");
+      return Error(StatusCode::kInvalidArgument,
+                   "upload: expected FILE... DEST (see gsys upload --help)");
     }
     GSYS_ASSIGN_OR_RETURN(upload::UploadOptions options, OptionsFromFlags(flags));
     bool quiet = flags.Has("quiet");
-    if (!quiet) options.log = [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); };
+    if (!quiet)
+      options.log = [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); };
     const std::string& dest = pos.back();
     int exit_code = kExitOk;
     for (size_t i = 0; i + 1 < pos.size(); ++i) {
@@ -99,17 +101,23 @@ class UploadCommand : public Subcommand {
     upload::UploadOptions o;
     if (auto v = flags.Last("multipart-threshold")) {
       auto n = upload::ParseByteSize(*v);
-      if (!n) return Error(StatusCode::kInvalidArgument, "upload: --multipart-threshold '" + *v + "' is not a size");
+      if (!n)
+        return Error(StatusCode::kInvalidArgument,
+                     "upload: --multipart-threshold '" + *v + "' is not a size");
       o.multipart_threshold_bytes = *n;
     }
     if (auto v = flags.Last("part-size")) {
       auto n = upload::ParseByteSize(*v);
-      if (!n || *n == 0) return Error(StatusCode::kInvalidArgument, "upload: --part-size '" + *v + "' is not a positive size");
+      if (!n || *n == 0)
+        return Error(StatusCode::kInvalidArgument,
+                     "upload: --part-size '" + *v + "' is not a positive size");
       o.part_size_bytes = *n;
     }
     if (auto v = flags.Last("max-attempts")) {
       auto n = ParseInt64(*v);
-      if (!n || *n < 1 || *n > 100) return Error(StatusCode::kInvalidArgument, "upload: --max-attempts '" + *v + "' is not 1..100");
+      if (!n || *n < 1 || *n > 100)
+        return Error(StatusCode::kInvalidArgument,
+                     "upload: --max-attempts '" + *v + "' is not 1..100");
       o.max_attempts = static_cast<int>(*n);
     }
     o.region = flags.Last("region").value_or("");

@@ -36,7 +36,8 @@ Status ApplyCaptureArgs(const serving::ServingConfig& c, LiveRunOptions* o) {
   auto parsed = ParseFlags("wrap", CaptureFlagSpecs(CaptureVerb::kWrap), args, false);
   if (!parsed.ok()) return bad(parsed.status());
   if (!parsed->positionals().empty()) {
-    return bad(Error(StatusCode::kInvalidArgument, "unexpected '" + parsed->positionals()[0] + "'"));
+    return bad(
+        Error(StatusCode::kInvalidArgument, "unexpected '" + parsed->positionals()[0] + "'"));
   }
   auto options = ReadCaptureOptions(CaptureVerb::kWrap, *parsed);
   if (!options.ok()) return bad(options.status());
@@ -45,9 +46,10 @@ Status ApplyCaptureArgs(const serving::ServingConfig& c, LiveRunOptions* o) {
   o->wait_all = o->options.wait_all;
   o->user_env = o->options.env;
   for (const auto& n : o->options.notes) {
-    std::fprintf(stderr, "gsys wrap: warning: %s: %s\n",
-                 (StartsWith(n, "--trace") ? c.trace_variable : std::string("GSYS_PROFILE_ARGS")).c_str(),
-                 n.c_str());
+    std::fprintf(
+        stderr, "gsys wrap: warning: %s: %s\n",
+        (StartsWith(n, "--trace") ? c.trace_variable : std::string("GSYS_PROFILE_ARGS")).c_str(),
+        n.c_str());
   }
   return OkStatus();
 }
@@ -87,7 +89,8 @@ class WrapCommand : public Subcommand {
            "  GSYS_PROFILE_TRACE             -t/--trace of gsys profile (default cuda,nvtx,osrt)\n"
            "  GSYS_PROFILE_OUTPUT            report folder (ends with /) or name pattern\n"
            "  GSYS_PROFILE_UPLOAD            s3://BUCKET/PREFIX/ or file:///DIR/\n"
-           "  GSYS_PROFILE_KILL              none (default), sigterm, sigkill or N: after the window\n"
+           "  GSYS_PROFILE_KILL              none (default), sigterm, sigkill or N: after the "
+           "window\n"
            "  GSYS_PROFILE_ARGS              more capture options (below), blank-separated\n"
            "  GSYS_PROFILE_SHUTDOWN_TIMEOUT  seconds to finalize after SIGTERM (default 20)\n\n"
            "GSYS_PROFILE_ARGS options:\n" +
@@ -102,9 +105,11 @@ class WrapCommand : public Subcommand {
     }
     if (!argv.empty() && argv[0] == "--") argv.erase(argv.begin());
     if (argv.empty()) {
-      return Error(StatusCode::kInvalidArgument, "gsys wrap: no server command given (usage: gsys wrap [--] COMMAND [ARGS...])");
+      return Error(StatusCode::kInvalidArgument,
+                   "gsys wrap: no server command given (usage: gsys wrap [--] COMMAND [ARGS...])");
     }
-    GSYS_ASSIGN_OR_RETURN(serving::ParsedServingEnv parsed, serving::ParseServingEnv(EnvMapOf(environ)));
+    GSYS_ASSIGN_OR_RETURN(serving::ParsedServingEnv parsed,
+                          serving::ParseServingEnv(EnvMapOf(environ)));
     for (const auto& m : parsed.messages) std::fprintf(stderr, "gsys wrap: %s\n", m.c_str());
     const serving::ServingConfig& c = parsed.config;
     if (!c.enabled) return ExecServer(argv);
@@ -121,7 +126,8 @@ class WrapCommand : public Subcommand {
     o.shutdown_timeout_ns = Ns(c.shutdown_timeout_s);
     GSYS_RETURN_IF_ERROR(ApplyCaptureArgs(c, &o));
     if (o.options.Traces("cuda") && access("/dev/nvidiactl", F_OK) != 0) {
-      std::fprintf(stderr, "gsys wrap: note: no NVIDIA driver here (/dev/nvidiactl is missing): CUDA "
+      std::fprintf(stderr,
+                   "gsys wrap: note: no NVIDIA driver here (/dev/nvidiactl is missing): CUDA "
                    "capture is skipped, NVTX and OS runtime are recorded\n");
     }
     return RunLive(o);

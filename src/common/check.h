@@ -5,13 +5,12 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define GSYS_CHECK(cond)                                                              \
-  do {                                                                                \
-    if (!(cond)) {                                                                    \
-      std::fprintf(stderr, "gsys: BUG: check failed at %s:%d: %s\n", __FILE__, __LINE__, \
-                   #cond);                                                            \
-      std::abort();                                                                   \
-    }                                                                                 \
+#define GSYS_CHECK(cond)                                                                         \
+  do {                                                                                           \
+    if (!(cond)) {                                                                               \
+      std::fprintf(stderr, "gsys: BUG: check failed at %s:%d: %s\n", __FILE__, __LINE__, #cond); \
+      std::abort();                                                                              \
+    }                                                                                            \
   } while (0)
 
 #ifdef NDEBUG

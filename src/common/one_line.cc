@@ -15,11 +15,16 @@ std::string Hex(unsigned char c) {
 
 std::string Escape(unsigned char c) {
   switch (c) {
-    case '\n': return "\\n";
-    case '\r': return "\\r";
-    case '\t': return "\\t";
-    case 0x1b: return "\\e";
-    default: return Hex(c);
+    case '\n':
+      return "\\n";
+    case '\r':
+      return "\\r";
+    case '\t':
+      return "\\t";
+    case 0x1b:
+      return "\\e";
+    default:
+      return Hex(c);
   }
 }
 

@@ -61,12 +61,14 @@ Result<std::string> Confine(const std::string& path, const OutputPathRules& rule
   std::string base = rules.confine_to;
   if (base.empty() || base[0] != '/') {
     char cwd[PATH_MAX];
-    if (::getcwd(cwd, sizeof(cwd)) == nullptr) return Refuse(rules, "cannot read the current directory");
+    if (::getcwd(cwd, sizeof(cwd)) == nullptr)
+      return Refuse(rules, "cannot read the current directory");
     base = std::string(cwd) + "/" + base;
   }
   base = Lexical(base);
   std::string full = Lexical(!path.empty() && path[0] == '/' ? path : base + "/" + path);
-  if (full == base) return Refuse(rules, "'" + path + "' names the directory itself, not a file in it");
+  if (full == base)
+    return Refuse(rules, "'" + path + "' names the directory itself, not a file in it");
   if (!Inside(full, base)) {
     return Refuse(rules, "'" + path + "' is outside '" + rules.confine_to + "'");
   }
@@ -77,8 +79,8 @@ Result<std::string> Confine(const std::string& path, const OutputPathRules& rule
   if (parent.empty()) parent = "/";
   std::string real_base = RealTarget(base);
   if (!Inside(RealTarget(parent), real_base)) {
-    return Refuse(rules, "'" + path + "' leads out of '" + rules.confine_to +
-                             "' through a symbolic link");
+    return Refuse(rules,
+                  "'" + path + "' leads out of '" + rules.confine_to + "' through a symbolic link");
   }
   return full;
 }
@@ -119,14 +121,16 @@ Result<std::string> ResolveOutputPath(const PatternExpander& expand, const Value
                                                : "a %q{} value holds a control character");
   }
   if (DotDotComponents(path) != DotDotComponents(reference)) {
-    return Refuse(rules, "a %q{} value adds a '..' path component (values may not leave the "
-                         "directory the pattern names)");
+    return Refuse(rules,
+                  "a %q{} value adds a '..' path component (values may not leave the "
+                  "directory the pattern names)");
   }
   bool absolute = !path.empty() && path[0] == '/';
   bool pattern_absolute = !reference.empty() && reference[0] == '/';
   if (absolute && !pattern_absolute) {
-    return Refuse(rules, "a %q{} value makes the path absolute (values may not leave the "
-                         "directory the pattern names; write that directory in the pattern)");
+    return Refuse(rules,
+                  "a %q{} value makes the path absolute (values may not leave the "
+                  "directory the pattern names; write that directory in the pattern)");
   }
   if (rules.confine_to.empty()) return path;
   return Confine(path, rules);

@@ -71,7 +71,7 @@ TEST(OutputPathTest, ConfinedPathsStayInsideTheirDirectory) {
   EXPECT_FALSE(ResolveOutputPath("../w", rules).ok());
   EXPECT_FALSE(ResolveOutputPath("sub/../../w", rules).ok());
   EXPECT_FALSE(ResolveOutputPath("/tmp/elsewhere", rules).ok());
-  EXPECT_FALSE(ResolveOutputPath(dir + "x/w", rules).ok());  // a sibling with the same prefix
+  EXPECT_FALSE(ResolveOutputPath(dir + "x/w", rules).ok());   // a sibling with the same prefix
   EXPECT_FALSE(ResolveOutputPath("out/passwd", rules).ok());  // through the link
   EXPECT_FALSE(ResolveOutputPath(".", rules).ok());
   EXPECT_FALSE(Resolve("%X", "../x", dir).ok());
@@ -81,10 +81,12 @@ TEST(OutputPathTest, ConfinedPathsStayInsideTheirDirectory) {
 TEST(OneLineTest, ControlCharactersAndBadUtf8AreEscaped) {
   EXPECT_EQ(OneLine("ok\r\ngsys: uploaded"), "ok\\r\\ngsys: uploaded");
   EXPECT_EQ(OneLine("\x1b[2J\x07\x7f"), "\\e[2J\\x07\\x7f");
-  EXPECT_EQ(OneLine("caf\xc3\xa9"), "caf\xc3\xa9");             // valid UTF-8 stays
-  EXPECT_EQ(OneLine("\xc2\x9b" "2J"), "\\xc2\\x9b2J");          // C1 CSI
-  EXPECT_EQ(OneLine("\xff\xfe\xc3"), "\\xff\\xfe\\xc3");        // invalid, truncated
-  EXPECT_EQ(OneLine("\xed\xa0\x80"), "\\xed\\xa0\\x80");        // a surrogate
+  EXPECT_EQ(OneLine("caf\xc3\xa9"), "caf\xc3\xa9");  // valid UTF-8 stays
+  EXPECT_EQ(OneLine("\xc2\x9b"
+                    "2J"),
+            "\\xc2\\x9b2J");                              // C1 CSI
+  EXPECT_EQ(OneLine("\xff\xfe\xc3"), "\\xff\\xfe\\xc3");  // invalid, truncated
+  EXPECT_EQ(OneLine("\xed\xa0\x80"), "\\xed\\xa0\\x80");  // a surrogate
   std::string cut = OneLine(std::string(1000, 'a'), 100);
   EXPECT_LE(cut.size(), 100u);
   EXPECT_EQ(cut.substr(cut.size() - 3), "...");

@@ -19,8 +19,9 @@ std::string Read(const fs::path& path) {
 }
 
 TEST(RenameNoReplaceTest, MovesIntoAFreeNameAndNeverReplaces) {
-  fs::path dir = fs::temp_directory_path() /
-                 ("gsys_rename_test_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
+  fs::path dir =
+      fs::temp_directory_path() /
+      ("gsys_rename_test_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
   fs::remove_all(dir);
   fs::create_directories(dir);
   std::ofstream(dir / "a") << "first";

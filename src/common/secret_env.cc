@@ -11,9 +11,9 @@ namespace {
 // `sig`, an `access_token`/`api_key` query parameter.
 bool IsSecretPartKey(std::string_view key) {
   std::string k = ToLower(key);
-  for (std::string_view word : {"password", "pwd", "accountkey", "sharedaccesskey",
-                                "sharedaccesssignature", "sig", "secret", "token",
-                                "access_token", "api_key", "apikey", "key"}) {
+  for (std::string_view word :
+       {"password", "pwd", "accountkey", "sharedaccesskey", "sharedaccesssignature", "sig",
+        "secret", "token", "access_token", "api_key", "apikey", "key"}) {
     if (k == word) return true;
   }
   return IsSecretVariable(key);

@@ -7,15 +7,24 @@ namespace gsys {
 namespace {
 
 TEST(SecretEnvTest, SecretNamesLoseTheirValues) {
-  std::vector<std::string> env = {"AWS_SECRET_ACCESS_KEY=abc", "AWS_SESSION_TOKEN=t",
-                                  "HF_TOKEN=hf_x",   "WANDB_API_KEY=w", "db_password=p",
-                                  "PATH=/usr/bin",   "AWS_REGION=us-east-1", "EMPTY=", "NOEQ"};
+  std::vector<std::string> env = {"AWS_SECRET_ACCESS_KEY=abc",
+                                  "AWS_SESSION_TOKEN=t",
+                                  "HF_TOKEN=hf_x",
+                                  "WANDB_API_KEY=w",
+                                  "db_password=p",
+                                  "PATH=/usr/bin",
+                                  "AWS_REGION=us-east-1",
+                                  "EMPTY=",
+                                  "NOEQ"};
   std::vector<std::string> want = {"AWS_SECRET_ACCESS_KEY=<redacted by gsys>",
                                    "AWS_SESSION_TOKEN=<redacted by gsys>",
                                    "HF_TOKEN=<redacted by gsys>",
                                    "WANDB_API_KEY=<redacted by gsys>",
                                    "db_password=<redacted by gsys>",
-                                   "PATH=/usr/bin", "AWS_REGION=us-east-1", "EMPTY=", "NOEQ"};
+                                   "PATH=/usr/bin",
+                                   "AWS_REGION=us-east-1",
+                                   "EMPTY=",
+                                   "NOEQ"};
   EXPECT_EQ(RedactEnvironment(env), want);
   EXPECT_TRUE(IsSecretVariable("GITHUB_Token"));
   EXPECT_EQ(EnvironmentMetaValue({"A=1", "B=two\nlines", "HF_TOKEN=x\ny"}),
@@ -40,14 +49,18 @@ TEST(SecretEnvTest, PasswordsInsideOtherValuesAreReplaced) {
       "AZURE_STORAGE_CONNECTION_STRING=DefaultEndpointsProtocol=https;AccountName=acct;"
       "AccountKey=abc+def==;EndpointSuffix=core.windows.net",
       "BLOB_URL=https://acct.blob.core.windows.net/c?sv=2020&sig=SIGvalue&se=2030",
-      "PLAIN_URL=https://example.com/a@b", "ANON_URL=ftp://anonymous@host/x", "PATH=/usr/bin"};
+      "PLAIN_URL=https://example.com/a@b",
+      "ANON_URL=ftp://anonymous@host/x",
+      "PATH=/usr/bin"};
   std::vector<std::string> want = {
       "DATABASE_URL=postgres://app:<redacted by gsys>@db.internal:5432/prod",
       "HTTPS_PROXY=http://user:<redacted by gsys>@proxy:3128",
       "AZURE_STORAGE_CONNECTION_STRING=DefaultEndpointsProtocol=https;AccountName=acct;"
       "AccountKey=<redacted by gsys>;EndpointSuffix=core.windows.net",
       "BLOB_URL=https://acct.blob.core.windows.net/c?sv=2020&sig=<redacted by gsys>&se=2030",
-      "PLAIN_URL=https://example.com/a@b", "ANON_URL=ftp://anonymous@host/x", "PATH=/usr/bin"};
+      "PLAIN_URL=https://example.com/a@b",
+      "ANON_URL=ftp://anonymous@host/x",
+      "PATH=/usr/bin"};
   EXPECT_EQ(RedactEnvironment(env), want);
 }
 

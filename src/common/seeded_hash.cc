@@ -12,8 +12,7 @@ uint64_t ProcessHashSeed() {
     uint64_t value = 0;
     if (getrandom(&value, sizeof value, GRND_NONBLOCK) != static_cast<ssize_t>(sizeof value)) {
       static int anchor;
-      value = static_cast<uint64_t>(
-                  std::chrono::steady_clock::now().time_since_epoch().count()) ^
+      value = static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()) ^
               reinterpret_cast<uintptr_t>(&anchor);
     }
     return value;

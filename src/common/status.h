@@ -46,7 +46,7 @@ inline Status Error(StatusCode code, std::string message) {
 template <typename T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : data_(std::move(value)) {}  // NOLINT: implicit by design
+  Result(T value) : data_(std::move(value)) {}         // NOLINT: implicit by design
   Result(Status status) : data_(std::move(status)) {}  // NOLINT: implicit by design
 
   bool ok() const { return std::holds_alternative<T>(data_); }
@@ -70,9 +70,9 @@ class [[nodiscard]] Result {
 #define GSYS_CONCAT_INNER_(a, b) a##b
 #define GSYS_CONCAT_(a, b) GSYS_CONCAT_INNER_(a, b)
 
-#define GSYS_RETURN_IF_ERROR(expr)        \
-  do {                                    \
-    ::gsys::Status gsys_status_ = (expr); \
+#define GSYS_RETURN_IF_ERROR(expr)               \
+  do {                                           \
+    ::gsys::Status gsys_status_ = (expr);        \
     if (!gsys_status_.ok()) return gsys_status_; \
   } while (0)
 

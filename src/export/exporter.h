@@ -27,10 +27,10 @@ struct ExportOptions {
 
 // Counts for the console summary and the benchmarks.
 struct ExportStats {
-  int64_t events = 0;   // timeline events (slices, instants, counters) or table rows written
-  int64_t flows = 0;    // flow arrows started (timeline formats)
-  int64_t tables = 0;   // tables written (table formats)
-  int64_t bytes = 0;    // bytes written
+  int64_t events = 0;  // timeline events (slices, instants, counters) or table rows written
+  int64_t flows = 0;   // flow arrows started (timeline formats)
+  int64_t tables = 0;  // tables written (table formats)
+  int64_t bytes = 0;   // bytes written
   // What the inputs' data check found (report/reader/data_check.h), for the CLI to print.
   std::vector<std::string> data_warnings;
 };
@@ -88,7 +88,7 @@ Result<ExportStats> RunExport(const std::string& report, const std::string& type
 
 // Several reports merged into one output (`gsys export --type perfetto -o OUT A B ...`): needs
 // an explicit output and a format that MergesReports(); errors as RunExport.
-Result<ExportStats> RunExportMerged(const std::vector<std::string>& reports, const std::string& type,
-                                    ExportOptions options);
+Result<ExportStats> RunExportMerged(const std::vector<std::string>& reports,
+                                    const std::string& type, ExportOptions options);
 
 }  // namespace gsys::export_

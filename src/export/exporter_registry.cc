@@ -5,11 +5,11 @@
 #include <filesystem>
 
 #include "common/strings.h"
-#include "report/kineto/kineto_input.h"
-#include "report/reader/data_check.h"
 #include "export/data_warnings_task.h"
 #include "export/exporter.h"
 #include "export/output_file.h"
+#include "report/kineto/kineto_input.h"
+#include "report/reader/data_check.h"
 
 namespace gsys::export_ {
 
@@ -26,14 +26,15 @@ using Factory = std::unique_ptr<Exporter> (*)();
 
 const std::vector<Factory>& Factories() {
   static const std::vector<Factory> kFactories = {
-      MakePerfettoExporter, MakeChromeExporter, MakeKinetoExporter,
-      MakeJsonLinesExporter, MakeCsvExporter,   MakeSqliteExporter,
+      MakePerfettoExporter,  MakeChromeExporter, MakeKinetoExporter,
+      MakeJsonLinesExporter, MakeCsvExporter,    MakeSqliteExporter,
   };
   return kFactories;
 }
 
 bool SameFile(const std::string& a, const std::string& b) {
-  struct stat sa {}, sb {};
+  struct stat sa {
+  }, sb{};
   return ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev &&
          sa.st_ino == sb.st_ino;
 }
@@ -56,10 +57,12 @@ Result<std::unique_ptr<Exporter>> MakeExporter(const std::string& name) {
     const char* type;
     const char* why;
   } kNsysOnly[] = {
-      {"text", "nsys 2025's protobuf event dump, undocumented and replaced in nsys 2026 by "
-               "jsonlines: use --type jsonlines"},
-      {"json", "nsys 2025's protobuf event dump, undocumented and replaced in nsys 2026 by "
-               "jsonlines: use --type jsonlines"},
+      {"text",
+       "nsys 2025's protobuf event dump, undocumented and replaced in nsys 2026 by "
+       "jsonlines: use --type jsonlines"},
+      {"json",
+       "nsys 2025's protobuf event dump, undocumented and replaced in nsys 2026 by "
+       "jsonlines: use --type jsonlines"},
       {"hdf", "HDF5 is not written by gsys: use --type sqlite"},
       {"arrow", "Arrow is not written by gsys: use --type sqlite or jsonlines"},
       {"arrowdir", "Arrow is not written by gsys: use --type sqlite or jsonlines"},
@@ -132,8 +135,8 @@ Result<ExportStats> RunExport(const std::string& report, const std::string& type
   return stats;
 }
 
-Result<ExportStats> RunExportMerged(const std::vector<std::string>& reports, const std::string& type,
-                                    ExportOptions options) {
+Result<ExportStats> RunExportMerged(const std::vector<std::string>& reports,
+                                    const std::string& type, ExportOptions options) {
   GSYS_ASSIGN_OR_RETURN(std::unique_ptr<Exporter> exporter, MakeExporter(type));
   if (!exporter->MergesReports()) {
     return Error(StatusCode::kInvalidArgument,

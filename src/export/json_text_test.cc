@@ -25,8 +25,10 @@ TEST(JsonText, StringEscapes) {
 
 TEST(JsonText, Utf8) {
   EXPECT_EQ(Json("caf\xc3\xa9 \xe2\x82\xac"), "x\"caf\xc3\xa9 \xe2\x82\xac\"");
-  EXPECT_EQ(Json("a\xff" "b"), "x\"a\\ufffdb\"");
-  EXPECT_EQ(Json("\xc3"), "x\"\\ufffd\"");  // truncated sequence at the end
+  EXPECT_EQ(Json("a\xff"
+                 "b"),
+            "x\"a\\ufffdb\"");
+  EXPECT_EQ(Json("\xc3"), "x\"\\ufffd\"");                       // truncated sequence at the end
   EXPECT_EQ(Json("\xf0\x9f\x98\x80"), "x\"\xf0\x9f\x98\x80\"");  // U+1F600 stays
 }
 
@@ -34,11 +36,11 @@ TEST(JsonText, Utf8) {
 // copied as they were, they made the chrome and jsonlines exports invalid JSON for strict
 // parsers (Python's json rejected the whole file).
 TEST(JsonText, IllFormedUtf8BecomesReplacementCharacters) {
-  EXPECT_EQ(Json("\xed\xa0\x80"), "x\"\\ufffd\\ufffd\\ufffd\"");  // a surrogate (U+D800)
-  EXPECT_EQ(Json("\xe0\x80\xaf"), "x\"\\ufffd\\ufffd\\ufffd\"");  // overlong '/'
+  EXPECT_EQ(Json("\xed\xa0\x80"), "x\"\\ufffd\\ufffd\\ufffd\"");             // a surrogate (U+D800)
+  EXPECT_EQ(Json("\xe0\x80\xaf"), "x\"\\ufffd\\ufffd\\ufffd\"");             // overlong '/'
   EXPECT_EQ(Json("\xf0\x80\x80\xaf"), "x\"\\ufffd\\ufffd\\ufffd\\ufffd\"");  // overlong
   EXPECT_EQ(Json("\xf4\x90\x80\x80"), "x\"\\ufffd\\ufffd\\ufffd\\ufffd\"");  // > U+10FFFF
-  EXPECT_EQ(Json("\xf8\x80\x80"), "x\"\\ufffd\\ufffd\\ufffd\"");  // no lead byte F5..FF
+  EXPECT_EQ(Json("\xf8\x80\x80"), "x\"\\ufffd\\ufffd\\ufffd\"");             // no lead byte F5..FF
 }
 
 }  // namespace

@@ -138,7 +138,7 @@ class MemoryCounterTest : public ::testing::Test {
   // Counter samples of the perfetto trace by (pid, track name); `sorted` is false when packet
   // timestamps go backwards.
   Series DecodePerfetto(const std::string& trace, bool* sorted, int* unit_bytes_tracks) {
-    std::map<uint64_t, int64_t> process_pid;                // process track uuid -> pid
+    std::map<uint64_t, int64_t> process_pid;                        // process track uuid -> pid
     std::map<uint64_t, std::pair<uint64_t, std::string>> counters;  // uuid -> (parent, name)
     Series series;
     uint64_t last_ts = 0;

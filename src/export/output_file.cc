@@ -7,9 +7,9 @@
 
 #include <cerrno>
 #include <condition_variable>
-#include <deque>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <filesystem>
 #include <mutex>
 #include <thread>
@@ -119,7 +119,7 @@ struct OutputFile::Writer {
   size_t capacity;
   std::mutex mu;
   std::condition_variable wake, idle;
-  std::deque<std::string> queue;  // full buffers, oldest first
+  std::deque<std::string> queue;   // full buffers, oldest first
   std::vector<std::string> spare;  // written buffers, for reuse
   bool busy = false;
   bool stop = false;
@@ -137,8 +137,8 @@ Status CheckOutput(const std::string& path, bool overwrite, bool directory) {
       return Error(StatusCode::kIoError, "export: output '" + path + "' is not a directory");
     }
     if (!overwrite) {
-      return Error(StatusCode::kIoError, "export: output '" + path +
-                                             "' already exists (use -f/--force-overwrite=true)");
+      return Error(StatusCode::kIoError,
+                   "export: output '" + path + "' already exists (use -f/--force-overwrite=true)");
     }
   }
   std::string dir = DirOf(path);

@@ -26,12 +26,12 @@ struct ChunkHeader {
   uint16_t header_size;     // sizeof(ChunkHeader) of the writer (readers skip unknown tails)
   uint32_t pid;
   uint32_t record_count;
-  uint64_t stream_id;       // unique per process image: CLOCK_MONOTONIC ns at library init
-  uint64_t seq;             // 0, 1, 2, ... within the stream
-  uint32_t payload_size;    // bytes of records after the header, multiple of 8
-  uint32_t payload_crc;     // Crc32c of the payload
-  uint32_t flags;           // ChunkFlags
-  uint32_t header_crc;      // Crc32c of the header bytes before this field
+  uint64_t stream_id;     // unique per process image: CLOCK_MONOTONIC ns at library init
+  uint64_t seq;           // 0, 1, 2, ... within the stream
+  uint32_t payload_size;  // bytes of records after the header, multiple of 8
+  uint32_t payload_crc;   // Crc32c of the payload
+  uint32_t flags;         // ChunkFlags
+  uint32_t header_crc;    // Crc32c of the header bytes before this field
 };
 static_assert(sizeof(ChunkHeader) == 48);
 

@@ -23,7 +23,12 @@ inline constexpr uint32_t kControlRingSize = 64;
 inline constexpr uint32_t kControlPageBytes = 4096;
 
 // Session-wide NVTX capture-range trigger states (ControlPage::trigger).
-enum ControlTrigger : uint32_t { kTriggerNone = 0, kTriggerArmed = 1, kTriggerActive = 2, kTriggerDone = 3 };
+enum ControlTrigger : uint32_t {
+  kTriggerNone = 0,
+  kTriggerArmed = 1,
+  kTriggerActive = 2,
+  kTriggerDone = 3
+};
 
 // NVTX ranges an armed -c nvtx trigger saw and did not match, so that a range that never opens
 // can be explained ("ranges seen: ..."). Slot i is claimed with seen_claimed.fetch_add; its
@@ -49,10 +54,10 @@ struct alignas(kControlPageBytes) ControlPage {
   std::atomic<uint32_t> recording;  // 1: record events now
   std::atomic<uint32_t> trigger;    // ControlTrigger (session-wide -c nvtx)
   std::atomic<uint32_t> trigger_pid;
-  std::atomic<uint32_t> trigger_tid;   // thread whose push opened the window
-  std::atomic<uint64_t> trigger_range; // range id (start/end) that opened it, in trigger_pid
-  std::atomic<uint32_t> ranges_done;   // capture ranges completed
-  std::atomic<uint32_t> shutdown;      // 1: a range end asked the launcher to end the session
+  std::atomic<uint32_t> trigger_tid;     // thread whose push opened the window
+  std::atomic<uint64_t> trigger_range;   // range id (start/end) that opened it, in trigger_pid
+  std::atomic<uint32_t> ranges_done;     // capture ranges completed
+  std::atomic<uint32_t> shutdown;        // 1: a range end asked the launcher to end the session
   std::atomic<uint64_t> windows_opened;  // ring entries written (range-opened windows)
   std::atomic<uint64_t> windows_closed;  // ring entries whose end is written
   ControlWindow ring[kControlRingSize];  // entry i % kControlRingSize
@@ -70,7 +75,8 @@ struct alignas(kControlPageBytes) ControlPage {
   std::atomic<uint32_t> processes_unwritable;
 };
 static_assert(sizeof(ControlPage) == kControlPageBytes);
-static_assert(std::atomic<uint32_t>::is_always_lock_free && std::atomic<int64_t>::is_always_lock_free &&
+static_assert(std::atomic<uint32_t>::is_always_lock_free &&
+              std::atomic<int64_t>::is_always_lock_free &&
               std::atomic<uint64_t>::is_always_lock_free);
 
 }  // namespace gsys::format

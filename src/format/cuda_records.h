@@ -17,19 +17,19 @@
 
 namespace gsys::format {
 
-inline constexpr RecordKind kCudaString = static_cast<RecordKind>(128);         // CudaStringBody + text
-inline constexpr RecordKind kCudaApi = static_cast<RecordKind>(129);            // CudaApiBody
-inline constexpr RecordKind kCudaKernel = static_cast<RecordKind>(130);         // CudaKernelBody
-inline constexpr RecordKind kCudaMemcpy = static_cast<RecordKind>(131);         // CudaMemcpyBody
-inline constexpr RecordKind kCudaMemset = static_cast<RecordKind>(132);         // CudaMemsetBody
-inline constexpr RecordKind kCudaSync = static_cast<RecordKind>(133);           // CudaSyncBody
-inline constexpr RecordKind kCudaGraphLaunch = static_cast<RecordKind>(134);    // CudaGraphBody
-inline constexpr RecordKind kCudaMemory = static_cast<RecordKind>(135);         // CudaMemoryBody
-inline constexpr RecordKind kCudaDevice = static_cast<RecordKind>(136);         // CudaDeviceBody + name
-inline constexpr RecordKind kCudaContext = static_cast<RecordKind>(137);        // CudaContextBody
-inline constexpr RecordKind kCudaStream = static_cast<RecordKind>(138);         // CudaStreamBody
-inline constexpr RecordKind kCudaOverhead = static_cast<RecordKind>(139);       // CudaOverheadBody
-inline constexpr RecordKind kCudaNotice = static_cast<RecordKind>(140);         // CudaNoticeBody + text
+inline constexpr RecordKind kCudaString = static_cast<RecordKind>(128);  // CudaStringBody + text
+inline constexpr RecordKind kCudaApi = static_cast<RecordKind>(129);     // CudaApiBody
+inline constexpr RecordKind kCudaKernel = static_cast<RecordKind>(130);  // CudaKernelBody
+inline constexpr RecordKind kCudaMemcpy = static_cast<RecordKind>(131);  // CudaMemcpyBody
+inline constexpr RecordKind kCudaMemset = static_cast<RecordKind>(132);  // CudaMemsetBody
+inline constexpr RecordKind kCudaSync = static_cast<RecordKind>(133);    // CudaSyncBody
+inline constexpr RecordKind kCudaGraphLaunch = static_cast<RecordKind>(134);  // CudaGraphBody
+inline constexpr RecordKind kCudaMemory = static_cast<RecordKind>(135);       // CudaMemoryBody
+inline constexpr RecordKind kCudaDevice = static_cast<RecordKind>(136);    // CudaDeviceBody + name
+inline constexpr RecordKind kCudaContext = static_cast<RecordKind>(137);   // CudaContextBody
+inline constexpr RecordKind kCudaStream = static_cast<RecordKind>(138);    // CudaStreamBody
+inline constexpr RecordKind kCudaOverhead = static_cast<RecordKind>(139);  // CudaOverheadBody
+inline constexpr RecordKind kCudaNotice = static_cast<RecordKind>(140);    // CudaNoticeBody + text
 inline constexpr RecordKind kCudaProfilerRange = static_cast<RecordKind>(141);  // CudaRangeBody
 
 // CudaApiBody::domain
@@ -45,10 +45,10 @@ struct CudaApiBody {
   int64_t start;
   int64_t end;
   uint32_t correlation_id;
-  uint32_t cbid;          // CUPTI callback id within `domain`
-  uint32_t name_id;       // kCudaString id of the versioned function name (cudaLaunchKernel_v7000)
+  uint32_t cbid;     // CUPTI callback id within `domain`
+  uint32_t name_id;  // kCudaString id of the versioned function name (cudaLaunchKernel_v7000)
   int32_t return_value;
-  uint8_t domain;         // CudaApiDomain
+  uint8_t domain;  // CudaApiDomain
   uint8_t reserved[7];
 };
 static_assert(sizeof(CudaApiBody) == 40);
@@ -57,13 +57,13 @@ struct CudaKernelBody {
   int64_t start;
   int64_t end;
   int64_t grid_id;
-  uint64_t graph_node_id;     // 0 when not launched from a graph
+  uint64_t graph_node_id;  // 0 when not launched from a graph
   uint64_t local_memory_total;
   uint32_t device_id;
   uint32_t context_id;
   uint32_t stream_id;
   uint32_t correlation_id;
-  uint32_t name_id;           // kCudaString id of the (mangled) name CUPTI reports
+  uint32_t name_id;  // kCudaString id of the (mangled) name CUPTI reports
   uint32_t graph_id;
   int32_t grid[3];
   int32_t block[3];
@@ -73,8 +73,8 @@ struct CudaKernelBody {
   uint32_t local_memory_per_thread;
   uint32_t shared_memory_executed;
   uint16_t registers_per_thread;
-  uint8_t launch_type;        // CUpti_ActivityLaunchType (0 regular, 1 coop single, 2 coop multi)
-  uint8_t cache_config;       // requested cache config (low 4 bits of CUPTI's field)
+  uint8_t launch_type;   // CUpti_ActivityLaunchType (0 regular, 1 coop single, 2 coop multi)
+  uint8_t cache_config;  // requested cache config (low 4 bits of CUPTI's field)
   uint8_t shmem_limit_config;
   uint8_t is_device_launched;
   uint8_t reserved[6];
@@ -99,8 +99,8 @@ struct CudaMemcpyBody {
   uint8_t copy_kind;  // CUpti_ActivityMemcpyKind (same numbering as ENUM_CUDA_MEMCPY_OPER)
   uint8_t src_kind;   // CUpti_ActivityMemoryKind
   uint8_t dst_kind;
-  uint8_t flags;      // CUpti_ActivityFlag (bit 0: async)
-  uint8_t is_peer;    // from CUPTI_ACTIVITY_KIND_MEMCPY2
+  uint8_t flags;    // CUpti_ActivityFlag (bit 0: async)
+  uint8_t is_peer;  // from CUPTI_ACTIVITY_KIND_MEMCPY2
   uint8_t reserved[7];
 };
 static_assert(sizeof(CudaMemcpyBody) == 88);
@@ -125,10 +125,10 @@ struct CudaSyncBody {
   int64_t end;
   uint64_t event_sync_id;
   uint32_t context_id;
-  uint32_t stream_id;     // 0xFFFFFFFF when not stream-specific
+  uint32_t stream_id;  // 0xFFFFFFFF when not stream-specific
   uint32_t correlation_id;
-  uint32_t event_id;      // 0xFFFFFFFF when no event is involved
-  uint32_t type;          // CUpti_ActivitySynchronizationType
+  uint32_t event_id;  // 0xFFFFFFFF when no event is involved
+  uint32_t type;      // CUpti_ActivitySynchronizationType
   uint32_t reserved;
 };
 static_assert(sizeof(CudaSyncBody) == 48);

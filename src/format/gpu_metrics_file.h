@@ -2,8 +2,8 @@
 // The GPU metrics side files of a session (session_files.h: kGpuMetricsFile,
 // kGpuMetricsDevicesFile): written by the launcher's NVML sampler (launcher/gpu_metrics.h),
 // read by the importer into GSYS_GPU_METRICS / GSYS_GPU_METRICS_DEVICES
-// (report/import/gpu_metrics/gpu_metrics_importer.h). Text, one tab-separated line per sample and device,
-// an empty field for a value NVML did not report.
+// (report/import/gpu_metrics/gpu_metrics_importer.h). Text, one tab-separated line per sample and
+// device, an empty field for a value NVML did not report.
 //
 // Versioning (docs/session-directory.md): the first line is a header "#<kind>\t<version>".
 //   version 2: the header, then lines of 18 fields (GpuMetricsSample) or, in the devices file,

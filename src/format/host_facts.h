@@ -14,10 +14,10 @@
 namespace gsys::format {
 
 struct HostFacts {
-  std::string cpu_cores;         // online CPUs, as sysconf(_SC_NPROCESSORS_ONLN) counts them
-  std::string cpu_architecture;  // uname -m
-  std::string os_description;    // PRETTY_NAME of /etc/os-release ("Linux" without one)
-  std::string kernel_release;    // uname -r
+  std::string cpu_cores;                // online CPUs, as sysconf(_SC_NPROCESSORS_ONLN) counts them
+  std::string cpu_architecture;         // uname -m
+  std::string os_description;           // PRETTY_NAME of /etc/os-release ("Linux" without one)
+  std::string kernel_release;           // uname -r
   std::optional<int64_t> utc_offset_s;  // local time minus UTC at the session start
 };
 

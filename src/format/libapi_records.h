@@ -35,7 +35,7 @@ struct LibApiCallBody {
   int64_t end;
   int64_t return_value;  // integral/enum results (cublasStatus_t, cudnnStatus_t, size_t), else 0
   uint32_t function;
-  uint16_t library;      // LibApiLibrary
+  uint16_t library;  // LibApiLibrary
   uint16_t reserved;
 };
 static_assert(sizeof(LibApiCallBody) == 32);
@@ -48,15 +48,15 @@ inline constexpr int32_t kMpiNone = INT32_MIN;  // tag/peer/root not applicable
 struct MpiCallBody {
   int64_t start;
   int64_t end;
-  uint64_t comm;        // communicator handle (MPI_Comm as an integer)
-  uint64_t request;     // request handle for nonblocking calls, else 0
-  int64_t size;         // bytes sent (p2p, collective send side), -1 when not applicable
-  int64_t recv_size;    // bytes received (collectives), -1 when not applicable
-  int32_t tag;          // kMpiNone when not applicable
-  int32_t peer;         // remote rank (p2p), kMpiNone when not applicable
-  int32_t root;         // root rank (rooted collectives), kMpiNone when not applicable
-  uint32_t function;    // id defined by a kLibApiName record (library kMpi)
-  uint16_t category;    // MpiCategory
+  uint64_t comm;      // communicator handle (MPI_Comm as an integer)
+  uint64_t request;   // request handle for nonblocking calls, else 0
+  int64_t size;       // bytes sent (p2p, collective send side), -1 when not applicable
+  int64_t recv_size;  // bytes received (collectives), -1 when not applicable
+  int32_t tag;        // kMpiNone when not applicable
+  int32_t peer;       // remote rank (p2p), kMpiNone when not applicable
+  int32_t root;       // root rank (rooted collectives), kMpiNone when not applicable
+  uint32_t function;  // id defined by a kLibApiName record (library kMpi)
+  uint16_t category;  // MpiCategory
   uint16_t reserved[3];
 };
 static_assert(sizeof(MpiCallBody) == 72);

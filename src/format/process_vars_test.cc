@@ -14,7 +14,8 @@ TEST(ProcessVarsTest, RoundTripsValuesWithEqualsAndEmptyOnes) {
   ASSERT_TRUE(AppendProcessVar(buf, sizeof(buf), &used, "EMPTY", ""));
   EXPECT_EQ(used, 7u + 8u + 7u);
   auto vars = ParseProcessVars(std::string(buf, used));
-  EXPECT_EQ(vars, (std::map<std::string, std::string>{{"RANK", "3"}, {"TAG", "a=b"}, {"EMPTY", ""}}));
+  EXPECT_EQ(vars,
+            (std::map<std::string, std::string>{{"RANK", "3"}, {"TAG", "a=b"}, {"EMPTY", ""}}));
 }
 
 TEST(ProcessVarsTest, AnEntryThatDoesNotFitIsNotAppended) {

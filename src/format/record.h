@@ -50,7 +50,6 @@ enum class RecordKind : uint16_t {
   kCudaLast = 255,
 };
 
-
 struct RecordHeader {
   uint16_t kind;  // RecordKind
   uint16_t size;  // whole record including this header, multiple of 8
@@ -77,7 +76,7 @@ struct ProcessStartBody {
   ClockPairBody clock;
   uint32_t pid;
   uint32_t ppid;
-  uint16_t name_len;     // bytes of the process name that follow the body
+  uint16_t name_len;  // bytes of the process name that follow the body
   uint16_t reserved;
   uint32_t cmdline_len;  // bytes of the '\0'-separated command line after the name
 };
@@ -98,9 +97,9 @@ enum class CounterId : uint32_t {
   kDroppedRecords = 1,        // a thread buffer was full
   kThreadsWithoutBuffer = 2,  // the memory limit left no buffer for a thread
   kDroppedBytes = 3,
-  kWriteErrors = 4,           // the stream file could not be written
-  kTruncatedText = 5,         // NVTX strings cut at kMaxTextBytes so far (UTF-8 boundary)
-  kCaptureDisabled = 6,       // capture turned itself off after an internal error
+  kWriteErrors = 4,      // the stream file could not be written
+  kTruncatedText = 5,    // NVTX strings cut at kMaxTextBytes so far (UTF-8 boundary)
+  kCaptureDisabled = 6,  // capture turned itself off after an internal error
   // The disk reserve stopped the stream (GSYS_DISK_RESERVE_BYTES): records and bytes of the
   // chunks not written since (the records are in kDroppedRecords too, so its sum stays exact).
   kDiskReserveRecords = 7,
@@ -136,12 +135,12 @@ struct NvtxEventBody {
   uint64_t payload;  // raw bits of the payload, interpreted through payload_type
   uint32_t domain;   // 0 = default domain
   uint32_t category;
-  uint32_t color;         // ARGB, valid when has_color
-  uint8_t payload_type;   // NVTX_PAYLOAD_TYPE_* (0 = none)
-  uint8_t message_type;   // NvtxMessage
+  uint32_t color;        // ARGB, valid when has_color
+  uint8_t payload_type;  // NVTX_PAYLOAD_TYPE_* (0 = none)
+  uint8_t message_type;  // NvtxMessage
   uint8_t has_color;
   uint8_t reserved;
-  uint32_t text_len;      // bytes of text after the body (kText)
+  uint32_t text_len;  // bytes of text after the body (kText)
 };
 static_assert(sizeof(NvtxEventBody) == 48);
 

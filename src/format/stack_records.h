@@ -15,9 +15,12 @@
 
 namespace gsys::format {
 
-inline constexpr RecordKind kStackModule = static_cast<RecordKind>(112);  // StackModuleBody + path + build id
-inline constexpr RecordKind kStackSite = static_cast<RecordKind>(113);    // StackSiteBody + frames + python text
-inline constexpr RecordKind kStackSample = static_cast<RecordKind>(114);  // StackSampleBody + frames
+inline constexpr RecordKind kStackModule =
+    static_cast<RecordKind>(112);  // StackModuleBody + path + build id
+inline constexpr RecordKind kStackSite =
+    static_cast<RecordKind>(113);  // StackSiteBody + frames + python text
+inline constexpr RecordKind kStackSample =
+    static_cast<RecordKind>(114);  // StackSampleBody + frames
 inline constexpr RecordKind kStackNotice = static_cast<RecordKind>(115);  // StackNoticeBody + text
 inline constexpr RecordKind kStackSwitch = static_cast<RecordKind>(116);  // StackSwitchBody
 
@@ -38,7 +41,7 @@ static_assert(sizeof(StackModuleBody) == 32);
 // What a StackSiteBody's key refers to.
 enum class StackSite : uint32_t {
   kCuda = 1,  // key = the CUPTI correlation id of the API call
-  kOsrt = 2,     // key = the start tick of the OS-runtime call (same value as OsrtCallBody.start)
+  kOsrt = 2,  // key = the start tick of the OS-runtime call (same value as OsrtCallBody.start)
 };
 
 // The stack of the record's thread at one traced call. `frames` uint64 addresses follow the
@@ -59,16 +62,16 @@ struct StackSampleBody {
   int64_t timestamp;  // ticks, as every sink record
   uint32_t tid;
   uint16_t cpu;
-  uint16_t frames;    // uint64 addresses after the body
+  uint16_t frames;  // uint64 addresses after the body
 };
 static_assert(sizeof(StackSampleBody) == 16);
 
 enum class StackNotice : uint32_t {
-  kSamplingMethod = 1,   // text: how samples are taken ("timer-signal", "perf_event")
-  kSamplingOff = 2,      // text: why sampling could not start
-  kCtxswOff = 3,         // text: why context switches are not recorded
-  kPythonMissing = 4,    // --python-backtrace: no CPython in this process (text: why)
-  kSamplesLost = 5,      // value: samples dropped because a thread's sample ring was full
+  kSamplingMethod = 1,  // text: how samples are taken ("timer-signal", "perf_event")
+  kSamplingOff = 2,     // text: why sampling could not start
+  kCtxswOff = 3,        // text: why context switches are not recorded
+  kPythonMissing = 4,   // --python-backtrace: no CPython in this process (text: why)
+  kSamplesLost = 5,     // value: samples dropped because a thread's sample ring was full
 };
 
 struct StackNoticeBody {
@@ -86,8 +89,8 @@ struct StackSwitchBody {
   int64_t timestamp;  // CLOCK_MONOTONIC ns (not ticks: the kernel stamps it)
   uint32_t tid;
   uint16_t cpu;
-  uint8_t sched_in;   // 1 switched in, 0 switched out
-  uint8_t flags;      // kSwitch*
+  uint8_t sched_in;  // 1 switched in, 0 switched out
+  uint8_t flags;     // kSwitch*
 };
 static_assert(sizeof(StackSwitchBody) == 16);
 

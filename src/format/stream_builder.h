@@ -27,7 +27,8 @@ class StreamBuilder {
     RecordHeader h{static_cast<uint16_t>(kind), static_cast<uint16_t>(size), tid};
     std::memcpy(&payload_[at], &h, sizeof(h));
     std::memcpy(&payload_[at + sizeof(h)], &body, sizeof(Body));
-    if (!text.empty()) std::memcpy(&payload_[at + sizeof(h) + sizeof(Body)], text.data(), text.size());
+    if (!text.empty())
+      std::memcpy(&payload_[at + sizeof(h) + sizeof(Body)], text.data(), text.size());
     if (!text2.empty()) {
       std::memcpy(&payload_[at + sizeof(h) + sizeof(Body) + text.size()], text2.data(),
                   text2.size());

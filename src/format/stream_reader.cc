@@ -87,7 +87,10 @@ StreamFile StreamFile::FromBytes(const uint8_t* bytes, size_t size) {
 }
 
 StreamFile::StreamFile(StreamFile&& o) noexcept
-    : map_(o.map_), bytes_(o.bytes_), size_(o.size_), chunks_(std::move(o.chunks_)),
+    : map_(o.map_),
+      bytes_(o.bytes_),
+      size_(o.size_),
+      chunks_(std::move(o.chunks_)),
       stats_(o.stats_) {
   o.map_ = nullptr;
   o.bytes_ = nullptr;

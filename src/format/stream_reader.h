@@ -56,13 +56,13 @@ class RecordCursor {
 };
 
 struct StreamStats {
-  uint64_t chunks = 0;               // valid chunks
-  uint64_t bad_chunks = 0;           // header ok, payload checksum wrong
-  uint64_t unsupported_chunks = 0;   // format version outside what this reader reads
-  uint64_t skipped_bytes = 0;        // bytes skipped while resynchronizing
-  uint64_t truncated_tail_bytes = 0; // an incomplete chunk at the end (cut by a kill)
-  uint64_t seq_gaps = 0;             // missing chunk sequence numbers
-  bool final_chunk = false;          // the process flushed at exit or on a fatal signal
+  uint64_t chunks = 0;                // valid chunks
+  uint64_t bad_chunks = 0;            // header ok, payload checksum wrong
+  uint64_t unsupported_chunks = 0;    // format version outside what this reader reads
+  uint64_t skipped_bytes = 0;         // bytes skipped while resynchronizing
+  uint64_t truncated_tail_bytes = 0;  // an incomplete chunk at the end (cut by a kill)
+  uint64_t seq_gaps = 0;              // missing chunk sequence numbers
+  bool final_chunk = false;           // the process flushed at exit or on a fatal signal
 };
 
 struct ChunkRef {

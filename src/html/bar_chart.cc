@@ -27,9 +27,8 @@ std::string RenderBarChart(const BarChart& chart) {
   if (n == 0) return Note("No data.");
   double vmin = 0, vmax = 0;
   size_t longest = 0;
-  std::vector<std::string> shown =
-      ShortLabels(std::vector<std::string>(chart.labels.begin(), chart.labels.begin() + n),
-                  kLabelChars);
+  std::vector<std::string> shown = ShortLabels(
+      std::vector<std::string>(chart.labels.begin(), chart.labels.begin() + n), kLabelChars);
   for (size_t i = 0; i < n; ++i) {
     double v = chart.values[i];
     if (std::isfinite(v)) vmin = std::min(vmin, v), vmax = std::max(vmax, v);

@@ -3,10 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <set>
 #include <string>
-
-#include <cmath>
 
 namespace gsys::html {
 namespace {
@@ -71,7 +70,9 @@ TEST(HtmlMarkup, ColorsAndEllipsis) {
 
 TEST(Markup, ElideMiddleKeepsBothEndsOfTemplatedNames) {
   EXPECT_EQ(ElideMiddle("abcdef", 6), "abcdef");
-  EXPECT_EQ(ElideMiddle("abcdefg", 6), "abc\xE2\x80\xA6" "fg");
+  EXPECT_EQ(ElideMiddle("abcdefg", 6),
+            "abc\xE2\x80\xA6"
+            "fg");
   EXPECT_EQ(ElideMiddle("abcdefg", 1), "\xE2\x80\xA6");
   EXPECT_EQ(ElideMiddle("abcdefg", 0), "");
   EXPECT_EQ(ElideMiddle("äöüßäöü", 4), "äö\xE2\x80\xA6ü");  // characters, not bytes

@@ -46,8 +46,8 @@ std::string BlockBody(const Block& block, const std::string& id) {
 }
 
 const char* Kind(const Block& block) {
-  static constexpr const char* kKinds[] = {"text",     "table",    "heatmap",
-                                               "linechart", "barchart", "timeline"};
+  static constexpr const char* kKinds[] = {"text",      "table",    "heatmap",
+                                           "linechart", "barchart", "timeline"};
   return kKinds[block.index()];
 }
 

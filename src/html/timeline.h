@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The timeline block of a page: events on rows (a GPU stream, a thread's NVTX ranges and marks,
 // its OS runtime calls, its CPU samples, its scheduling), drawn by the page's inline script on
-// a <canvas> that zooms and pans. The events travel inside the page as packed little-endian arrays in base64 (see
-// PackTimeline), so a page of 1 M events stays near 30 bytes per event.
+// a <canvas> that zooms and pans. The events travel inside the page as packed little-endian arrays
+// in base64 (see PackTimeline), so a page of 1 M events stays near 30 bytes per event.
 #pragma once
 
 #include <cstddef>
@@ -29,7 +29,7 @@ enum class TimelineKind : uint8_t {
   kNvtx = 3,
   kOsrt = 4,
   kCudaApi = 5,
-  kSample = 6,  // an instant; rows of samples are drawn as density
+  kSample = 6,       // an instant; rows of samples are drawn as density
   kThreadState = 7,  // a thread running on a CPU (SCHED_EVENTS: a switch in to its switch out)
   kNvtxMark = 8,     // an instant on the thread's NVTX row
   kLibraryCall = 9,  // a cuDNN, cuBLAS or MPI call

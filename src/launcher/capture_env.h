@@ -14,23 +14,23 @@ struct CaptureSettings {
   std::string inject_library;  // absolute path of libgsys-inject.so
   std::string mpi_library;     // libgsys-mpi.so, preloaded first when set (-t mpi)
   std::string session_dir;
-  std::string trace;           // "nvtx,osrt,cuda" or "none"
+  std::string trace;  // "nvtx,osrt,cuda" or "none"
   int64_t osrt_threshold_ns = 1000;
-  int64_t capture_start_ns = 0;  // CLOCK_MONOTONIC, 0 = from the start
-  int64_t capture_stop_ns = 0;   // CLOCK_MONOTONIC, 0 = to the end
-  std::string capture_range;     // "", "nvtx", "cudaProfilerApi"
-  std::string nvtx_capture;      // RANGE[@DOMAIN]
-  std::string capture_range_end; // stop, stop-shutdown, repeat[:N], ...
+  int64_t capture_start_ns = 0;   // CLOCK_MONOTONIC, 0 = from the start
+  int64_t capture_stop_ns = 0;    // CLOCK_MONOTONIC, 0 = to the end
+  std::string capture_range;      // "", "nvtx", "cudaProfilerApi"
+  std::string nvtx_capture;       // RANGE[@DOMAIN]
+  std::string capture_range_end;  // stop, stop-shutdown, repeat[:N], ...
   bool nvtx_registered_only = true;
   std::string cuda_graph_trace;  // "", "node", "graph"
   bool cuda_memory_usage = false;
-  int cuda_flush_ms = 0;         // GSYS_CUDA_FLUSH_MS (--cuda-flush-interval); 0 = the default
+  int cuda_flush_ms = 0;             // GSYS_CUDA_FLUSH_MS (--cuda-flush-interval); 0 = the default
   bool cuda_trace_all_apis = false;  // --cuda-trace-all-apis: runtime-all in GSYS_CUDA_KINDS
-  std::string pytorch;           // "", "autograd-nvtx", "autograd-shapes-nvtx"
-  std::string python_dir;        // directory of gsys's sitecustomize.py (with `pytorch`)
-  std::string cuda_backtrace;    // GSYS_CUDA_BACKTRACE list ("all:1000"), "" = off
+  std::string pytorch;               // "", "autograd-nvtx", "autograd-shapes-nvtx"
+  std::string python_dir;            // directory of gsys's sitecustomize.py (with `pytorch`)
+  std::string cuda_backtrace;        // GSYS_CUDA_BACKTRACE list ("all:1000"), "" = off
   bool python_backtrace = false;
-  bool sample = false;           // -s process-tree
+  bool sample = false;  // -s process-tree
   int sampling_frequency = 1000;
   bool cpuctxsw = false;
   // Sanitizer runtimes the target executable needs (ElfSanitizerNeeds): with libasan among

@@ -20,8 +20,12 @@ namespace gsys::launcher {
 
 // The NVML entry points used (nvml.h's signatures, with opaque handles and plain structs).
 struct GpuMetricsSampler::Api {
-  struct Utilization { unsigned int gpu, memory; };
-  struct Memory { unsigned long long total, free, used; };
+  struct Utilization {
+    unsigned int gpu, memory;
+  };
+  struct Memory {
+    unsigned long long total, free, used;
+  };
   int (*init)();
   int (*shutdown)();
   int (*count)(unsigned int*);
@@ -94,8 +98,10 @@ bool GpuMetricsSampler::Start(const GpuMetricsOptions& o, std::string* why) {
   std::string devices = format::GpuMetricsHeader(format::kGpuMetricsDevicesKind);
   for (int i : wanted) {
     void* h = nullptr;
-    if (i < 0 || static_cast<unsigned int>(i) >= count || a.handle(static_cast<unsigned int>(i), &h) != 0) {
-      *why = "GPU " + std::to_string(i) + " does not exist (NVML sees " + std::to_string(count) + ")";
+    if (i < 0 || static_cast<unsigned int>(i) >= count ||
+        a.handle(static_cast<unsigned int>(i), &h) != 0) {
+      *why =
+          "GPU " + std::to_string(i) + " does not exist (NVML sees " + std::to_string(count) + ")";
       return false;
     }
     handles_.push_back(h);

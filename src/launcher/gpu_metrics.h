@@ -25,7 +25,7 @@
 namespace gsys::launcher {
 
 struct GpuMetricsOptions {
-  std::vector<int> devices;   // NVML indexes; empty = all
+  std::vector<int> devices;  // NVML indexes; empty = all
   int frequency_hz = 10;
   std::string session_dir;
   std::string nvml_library = "libnvidia-ml.so.1";

@@ -35,7 +35,8 @@ void SnapshotInheritedSignals() {
 
 void RestoreInheritedSignals() {
   if (!g_taken) {
-    for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGCHLD, SIGTTOU, SIGTTIN}) SetDisposition(sig, SIG_DFL);
+    for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGCHLD, SIGTTOU, SIGTTIN})
+      SetDisposition(sig, SIG_DFL);
     return;
   }
   for (int sig = 1; sig < NSIG; ++sig) {

@@ -86,7 +86,8 @@ Result<std::string> ResolveCommand(const std::string& command) {
     if (access(candidate.c_str(), F_OK) == 0) found_non_exec = true;
   }
   if (found_non_exec) {
-    return Error(StatusCode::kInvalidArgument, "profile: command is not executable: '" + command + "'");
+    return Error(StatusCode::kInvalidArgument,
+                 "profile: command is not executable: '" + command + "'");
   }
   return Error(StatusCode::kNotFound, "profile: command not found: '" + command + "'");
 }
@@ -103,7 +104,8 @@ Result<LaunchResult> Launch(const LaunchOptions& o, void (*on_started)(pid_t, vo
 
   int error_pipe[2];
   if (pipe2(error_pipe, O_CLOEXEC) != 0) {
-    return Error(StatusCode::kInternal, "profile: pipe failed: " + std::string(std::strerror(errno)));
+    return Error(StatusCode::kInternal,
+                 "profile: pipe failed: " + std::string(std::strerror(errno)));
   }
   if (o.wait_all) prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
   sigset_t handled, old_mask;
@@ -123,7 +125,8 @@ Result<LaunchResult> Launch(const LaunchOptions& o, void (*on_started)(pid_t, vo
   pid_t pid = fork();
   if (pid < 0) {
     sigprocmask(SIG_SETMASK, &old_mask, nullptr);
-    return Error(StatusCode::kInternal, "profile: fork failed: " + std::string(std::strerror(errno)));
+    return Error(StatusCode::kInternal,
+                 "profile: fork failed: " + std::string(std::strerror(errno)));
   }
   if (pid == 0) {
     sigaction(SIGPIPE, &pipe_at_start, nullptr);

@@ -19,8 +19,8 @@
 namespace gsys::launcher {
 
 struct LaunchOptions {
-  std::vector<std::string> argv;  // argv[0] is looked up in PATH when it has no '/'
-  std::vector<std::string> env;   // the complete environment, "NAME=value"
+  std::vector<std::string> argv;     // argv[0] is looked up in PATH when it has no '/'
+  std::vector<std::string> env;      // the complete environment, "NAME=value"
   int64_t session_end_after_ns = 0;  // end the session this long after launch; 0 = never
   int kill_signal = SIGTERM;         // sent to the target's process group when the session
                                      // ends before the target does; 0 = leave it running
@@ -40,11 +40,11 @@ struct LaunchOptions {
 };
 
 struct LaunchResult {
-  int exit_code = 0;        // the primary's status, 128+N when killed by signal N
-  int term_signal = 0;      // N when the primary died of a signal
+  int exit_code = 0;                 // the primary's status, 128+N when killed by signal N
+  int term_signal = 0;               // N when the primary died of a signal
   bool session_ended_early = false;  // duration/stop request ended it before the target did
-  bool detached = false;    // --kill none: the target was left running
-  pid_t pid = 0;            // the primary process
+  bool detached = false;             // --kill none: the target was left running
+  pid_t pid = 0;                     // the primary process
   int64_t start_monotonic_ns = 0;
   int64_t end_monotonic_ns = 0;
 };
@@ -54,8 +54,8 @@ struct LaunchResult {
 Result<std::string> ResolveCommand(const std::string& command);
 
 // Runs the target. `on_started(pid)` is called right after the fork (to record the pid).
-Result<LaunchResult> Launch(const LaunchOptions& options, void (*on_started)(pid_t, void*) = nullptr,
-                            void* context = nullptr);
+Result<LaunchResult> Launch(const LaunchOptions& options,
+                            void (*on_started)(pid_t, void*) = nullptr, void* context = nullptr);
 
 int64_t MonotonicNowNs();
 int64_t RealtimeNowNs();

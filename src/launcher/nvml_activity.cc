@@ -45,7 +45,8 @@ struct GpmMetricsGet {
   unsigned int num_metrics;
   void* sample1;
   void* sample2;
-  GpmMetric metrics[kGpmMetricCount];  // nvml.h sizes it NVML_GPM_METRIC_MAX; NVML reads num_metrics
+  GpmMetric
+      metrics[kGpmMetricCount];  // nvml.h sizes it NVML_GPM_METRIC_MAX; NVML reads num_metrics
 };
 
 constexpr unsigned int kFieldNvlinkTx = 138;  // NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_TX (KiB)
@@ -129,7 +130,8 @@ void NvmlActivity::Read(size_t index, format::GpuMetricsSample* sample) {
     f[0].field_id = kFieldNvlinkTx;
     f[1].field_id = kFieldNvlinkRx;
     f[0].scope_id = f[1].scope_id = kAllLinks;
-    if (api_->field_values(d->handle, 2, f) == 0 && f[0].nvml_return == 0 && f[1].nvml_return == 0) {
+    if (api_->field_values(d->handle, 2, f) == 0 && f[0].nvml_return == 0 &&
+        f[1].nvml_return == 0) {
       long long tx = static_cast<long long>(f[0].value.ull) - d->tx_base;
       long long rx = static_cast<long long>(f[1].value.ull) - d->rx_base;
       sample->counters[kNvlinkTx] = tx * 1024;

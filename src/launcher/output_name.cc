@@ -22,7 +22,8 @@ Result<std::string> ExpandOnce(const std::string& p, const OutputNameContext& ct
       continue;
     }
     if (i + 1 >= p.size()) {
-      return Error(StatusCode::kInvalidArgument, "profile: bad --output '" + p + "': ends with '%'");
+      return Error(StatusCode::kInvalidArgument,
+                   "profile: bad --output '" + p + "': ends with '%'");
     }
     char c = p[++i];
     switch (c) {
@@ -154,7 +155,8 @@ Result<std::string> ExpandOutputPattern(const std::string& pattern, const Output
     std::string candidate = ReplaceAll(expanded, '\x01', std::to_string(n));
     if (!ctx.exists || !ctx.exists(candidate)) return candidate;
   }
-  return Error(StatusCode::kInvalidArgument, "profile: no free name for --output '" + pattern + "'");
+  return Error(StatusCode::kInvalidArgument,
+               "profile: no free name for --output '" + pattern + "'");
 }
 
 std::string StripReportExtension(const std::string& name) {

@@ -67,11 +67,13 @@ TEST(OutputNameTest, HostNameStaysOneComponent) {
   EXPECT_EQ(with_host(".."), "out/--");
   EXPECT_EQ(with_host("../../x"), "out/..-..-x");
   EXPECT_EQ(with_host("a\x1b[2J\r\nb"), "out/a--2J--b");
-  EXPECT_EQ(ExpandOutputPattern("%h", [] {
-              OutputNameContext c = Ctx();
-              c.host = "/abs";
-              return c;
-            }()).value(),
+  EXPECT_EQ(ExpandOutputPattern("%h",
+                                [] {
+                                  OutputNameContext c = Ctx();
+                                  c.host = "/abs";
+                                  return c;
+                                }())
+                .value(),
             "-abs");
 }
 
@@ -98,7 +100,8 @@ namespace {
 
 TEST(OutputNameTest, PatternVariablesListsEachQNameOnce) {
   // "%%q{B}" is a literal "%q{B}", not a variable.
-  EXPECT_EQ(PatternVariables("r_%q{A}_%%q{B}_%q{A}_%p_%q{C}"), (std::vector<std::string>{"A", "C"}));
+  EXPECT_EQ(PatternVariables("r_%q{A}_%%q{B}_%q{A}_%p_%q{C}"),
+            (std::vector<std::string>{"A", "C"}));
   EXPECT_TRUE(PatternVariables("report%n").empty());
 }
 

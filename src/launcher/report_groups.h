@@ -17,9 +17,9 @@
 namespace gsys::launcher {
 
 struct ReportGroup {
-  std::string base;            // the report name without .gsys-rep
-  std::string values;          // "RANK=0,LOCAL_RANK=0" (an unset variable as "RANK=")
-  std::set<uint32_t> pids;     // empty only when the session has no process: import it all
+  std::string base;         // the report name without .gsys-rep
+  std::string values;       // "RANK=0,LOCAL_RANK=0" (an unset variable as "RANK=")
+  std::set<uint32_t> pids;  // empty only when the session has no process: import it all
 };
 
 struct ReportGroups {

@@ -33,7 +33,8 @@ TEST(ReportGroupsTest, OneReportPerValueAndTheLauncherUnderTheEmptyOne) {
 }
 
 TEST(ReportGroupsTest, TwoVariablesAndTheRootPid) {
-  Vars vars{{501, {{"RANK", "0"}, {"NODE", "a"}}}, {502, {{"RANK", "0"}, {"NODE", "b"}}},
+  Vars vars{{501, {{"RANK", "0"}, {"NODE", "a"}}},
+            {502, {{"RANK", "0"}, {"NODE", "b"}}},
             {503, {{"RANK", "0"}, {"NODE", "a"}, {"OTHER", "x"}}}};
   auto g = GroupProcessesByName("r_%q{NODE}_%q{RANK}_%p", {"RANK", "NODE"}, vars, Ctx());
   ASSERT_EQ(g.groups.size(), 2u);

@@ -39,9 +39,7 @@ std::string Family(std::string_view entry) {
 
 // ASan, HWASan and TSan check (or need) that their runtime is the first object after the
 // executable; UBSan and LSan come after them.
-int Rank(const std::string& family) {
-  return family == "ubsan" || family == "lsan" ? 1 : 0;
-}
+int Rank(const std::string& family) { return family == "ubsan" || family == "lsan" ? 1 : 0; }
 
 bool ReadAt(int fd, void* buf, size_t size, uint64_t offset) {
   ssize_t n = pread(fd, buf, size, static_cast<off_t>(offset));
@@ -153,10 +151,9 @@ std::string OrderPreload(const std::vector<std::string>& gsys_libraries,
     std::string out = Join(gsys_libraries, ":");
     return user_preload.empty() ? out : out + ":" + user_preload;
   }
-  std::stable_sort(runtimes.begin(), runtimes.end(),
-                   [](const std::string& a, const std::string& b) {
-                     return Rank(Family(a)) < Rank(Family(b));
-                   });
+  std::stable_sort(
+      runtimes.begin(), runtimes.end(),
+      [](const std::string& a, const std::string& b) { return Rank(Family(a)) < Rank(Family(b)); });
   std::vector<std::string> all = runtimes;
   all.insert(all.end(), gsys_libraries.begin(), gsys_libraries.end());
   all.insert(all.end(), rest.begin(), rest.end());

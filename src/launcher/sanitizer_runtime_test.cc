@@ -85,10 +85,10 @@ class ElfFile {
 };
 
 TEST(SanitizerRuntimeTest, RecognizesRuntimeNames) {
-  for (const char* yes : {"libasan.so.8", "/usr/lib/x86_64-linux-gnu/libtsan.so.2", "libubsan.so.1",
-                          "liblsan.so.0", "libhwasan.so.0", "libasan.so",
-                          "/opt/llvm/lib/libclang_rt.asan-x86_64.so",
-                          "libclang_rt.ubsan_standalone-x86_64.so"}) {
+  for (const char* yes :
+       {"libasan.so.8", "/usr/lib/x86_64-linux-gnu/libtsan.so.2", "libubsan.so.1", "liblsan.so.0",
+        "libhwasan.so.0", "libasan.so", "/opt/llvm/lib/libclang_rt.asan-x86_64.so",
+        "libclang_rt.ubsan_standalone-x86_64.so"}) {
     EXPECT_TRUE(IsSanitizerRuntime(yes)) << yes;
   }
   for (const char* no : {"libc.so.6", "libasanx.so", "/opt/asan/libfoo.so", "libtsanity.so",

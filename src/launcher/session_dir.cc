@@ -126,7 +126,8 @@ Result<SessionDirLock> ClaimSessionDir(const std::string& path, const std::strin
     if (fd < 0) {
       int err = errno;
       ::rmdir(tmp.c_str());
-      return Error(StatusCode::kIoError, verb + ": cannot lock '" + tmp + "': " + std::strerror(err));
+      return Error(StatusCode::kIoError,
+                   verb + ": cannot lock '" + tmp + "': " + std::strerror(err));
     }
     int moved = RenameNoReplace(tmp, path);
     if (moved != 0 && (errno == EINVAL || errno == ENOSYS)) {
@@ -139,7 +140,8 @@ Result<SessionDirLock> ClaimSessionDir(const std::string& path, const std::strin
         if (fd >= 0) return SessionDirLock(fd);
       }
       if (errno != EEXIST && errno != EWOULDBLOCK) {
-        return Error(StatusCode::kIoError, verb + ": cannot create '" + path + "': " + std::strerror(errno));
+        return Error(StatusCode::kIoError,
+                     verb + ": cannot create '" + path + "': " + std::strerror(errno));
       }
     } else if (moved == 0) {
       return SessionDirLock(fd);
@@ -148,7 +150,8 @@ Result<SessionDirLock> ClaimSessionDir(const std::string& path, const std::strin
       ::close(fd);
       ::rmdir(tmp.c_str());
       if (err != EEXIST && err != ENOTEMPTY) {
-        return Error(StatusCode::kIoError, verb + ": cannot create '" + path + "': " + std::strerror(err));
+        return Error(StatusCode::kIoError,
+                     verb + ": cannot create '" + path + "': " + std::strerror(err));
       }
     }
     GSYS_RETURN_IF_ERROR(RemoveIfStale(path, verb));
@@ -167,11 +170,14 @@ Status EnsurePrivateDir(const std::string& path, const std::string& verb) {
   }
   struct stat st {};
   if (::lstat(path.c_str(), &st) != 0) {
-    return Error(StatusCode::kIoError, (verb.empty() ? "" : verb + ": ") + "cannot check '" +
-                                           path + "': " + std::strerror(errno));
+    return Error(StatusCode::kIoError, (verb.empty() ? "" : verb + ": ") + "cannot check '" + path +
+                                           "': " + std::strerror(errno));
   }
-  if (S_ISLNK(st.st_mode)) return Refuse(verb, "'" + path + "' is a symbolic link, not a private directory; refusing to use it");
-  if (!S_ISDIR(st.st_mode)) return Refuse(verb, "'" + path + "' is not a directory; refusing to use it");
+  if (S_ISLNK(st.st_mode))
+    return Refuse(verb,
+                  "'" + path + "' is a symbolic link, not a private directory; refusing to use it");
+  if (!S_ISDIR(st.st_mode))
+    return Refuse(verb, "'" + path + "' is not a directory; refusing to use it");
   if (st.st_uid != ::geteuid()) {
     return Refuse(verb, "'" + path + "' belongs to another user (uid " + std::to_string(st.st_uid) +
                             "); refusing to use it (remove it, or set GSYS_SESSIONS_DIR)");

@@ -46,9 +46,13 @@ ControlFile::~ControlFile() {
   if (page_ != nullptr) munmap(page_, format::kControlPageBytes);
 }
 
-void ControlFile::SetRecording(bool on) { page_->recording.store(on ? 1 : 0, std::memory_order_release); }
+void ControlFile::SetRecording(bool on) {
+  page_->recording.store(on ? 1 : 0, std::memory_order_release);
+}
 
-bool ControlFile::recording() const { return page_->recording.load(std::memory_order_acquire) != 0; }
+bool ControlFile::recording() const {
+  return page_->recording.load(std::memory_order_acquire) != 0;
+}
 
 uint64_t ControlFile::range_windows_opened() const {
   return page_->windows_opened.load(std::memory_order_acquire);

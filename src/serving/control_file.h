@@ -27,7 +27,8 @@ class ControlFile {
  public:
   // Creates DIR/control with `recording` as the initial state; `arm_trigger`: a session-wide
   // NVTX capture range is armed (-c nvtx).
-  static Result<ControlFile> Create(const std::string& session_dir, bool recording, bool arm_trigger);
+  static Result<ControlFile> Create(const std::string& session_dir, bool recording,
+                                    bool arm_trigger);
   ControlFile(ControlFile&& other) noexcept;
   ControlFile& operator=(ControlFile&&) = delete;
   ~ControlFile();
@@ -49,8 +50,8 @@ class ControlFile {
   // The unmatched ranges the tree saw while the trigger was armed, distinct, in the order they
   // were first seen; `more` (optional) says whether the tree saw more than the page keeps.
   std::vector<SeenRange> SeenRanges(bool* more = nullptr) const;
-  void PollRangeWindows(const std::function<void(int64_t, int64_t)>& on_window, bool include_open = false,
-                        int64_t now_ns = 0);
+  void PollRangeWindows(const std::function<void(int64_t, int64_t)>& on_window,
+                        bool include_open = false, int64_t now_ns = 0);
 
  private:
   explicit ControlFile(format::ControlPage* page) : page_(page) {}

@@ -2,10 +2,9 @@
 #include "serving/control_file.h"
 
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <sys/mman.h>
 #include <unistd.h>
-
-#include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <cstring>
@@ -96,7 +95,7 @@ TEST_F(ControlFileTest, SeenRangesAreWrittenSlotsDeduplicated) {
   put(0, "step@Train", false, 7);
   put(1, "init", true, 8);
   put(3, "step@Train", false, 9);  // a second process added the same name
-  other->seen_claimed.store(4);     // slot 2 claimed, its text not written yet: skipped
+  other->seen_claimed.store(4);    // slot 2 claimed, its text not written yet: skipped
   auto seen = c->SeenRanges(&more);
   ASSERT_EQ(seen.size(), 2u);
   EXPECT_EQ(seen[0].name, "step@Train");

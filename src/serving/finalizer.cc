@@ -107,13 +107,16 @@ int RunWindowJob(const WindowJob& job, const FinalizeHooks& hooks) {
     Respond(job.response_file, {{"error", sum.status().message()}});
     return 1;
   }
-  std::fprintf(stderr, "gsys: window %d: generated %s: %llu NVTX events, %llu OS runtime events, "
-               "%llu CUDA kernels, %.2f s\n", job.index, job.report_path.c_str(),
+  std::fprintf(stderr,
+               "gsys: window %d: generated %s: %llu NVTX events, %llu OS runtime events, "
+               "%llu CUDA kernels, %.2f s\n",
+               job.index, job.report_path.c_str(),
                static_cast<unsigned long long>(sum->nvtx_events),
                static_cast<unsigned long long>(sum->osrt_events),
                static_cast<unsigned long long>(sum->cuda_kernels),
                static_cast<double>(job.end_ns - job.start_ns) / 1e9);
-  for (const auto& w : sum->warnings) std::fprintf(stderr, "gsys: window %d: warning: %s\n", job.index, w.c_str());
+  for (const auto& w : sum->warnings)
+    std::fprintf(stderr, "gsys: window %d: warning: %s\n", job.index, w.c_str());
   for (const auto& type : job.exports) {
     Status ok = hooks.export_report ? hooks.export_report(job.report_path, type)
                                     : Error(StatusCode::kUnsupported, "no exporter");
@@ -156,7 +159,8 @@ Status Finalizer::Start(const WindowJob& job) {
   pid_t pid = fork();
   if (pid < 0) {
     ++failures_;
-    return Error(StatusCode::kInternal, std::string("gsys: cannot fork the finalizer: ") + std::strerror(errno));
+    return Error(StatusCode::kInternal,
+                 std::string("gsys: cannot fork the finalizer: ") + std::strerror(errno));
   }
   if (pid == 0) {
     // Not part of the target's signals: a forwarded SIGTERM must not cut a report short.

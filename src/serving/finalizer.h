@@ -23,15 +23,15 @@
 namespace gsys::serving {
 
 struct WindowJob {
-  int index = 0;                // 1-based window number, for messages
-  int64_t start_ns = 0;         // CLOCK_MONOTONIC
+  int index = 0;         // 1-based window number, for messages
+  int64_t start_ns = 0;  // CLOCK_MONOTONIC
   int64_t end_ns = 0;
   std::string session_dir;
   std::string report_path;
-  std::string upload;           // "" = keep on disk only
-  std::string response_file;    // written when done: "report=PATH\n" or "error=MESSAGE\n"
-  bool tree_exited = false;     // the streams are complete: no need to wait for a flush
-  bool stats = false;           // `gsys start --stats`: the default stats reports
+  std::string upload;                // "" = keep on disk only
+  std::string response_file;         // written when done: "report=PATH\n" or "error=MESSAGE\n"
+  bool tree_exited = false;          // the streams are complete: no need to wait for a flush
+  bool stats = false;                // `gsys start --stats`: the default stats reports
   std::vector<std::string> exports;  // `gsys start --export`: types written beside the report
   // The control page's losses since the previous window closed (report::ImportOptions).
   std::optional<report::ControlCounts> control_counts;

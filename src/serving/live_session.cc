@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "serving/live_session.h"
 
-#include <cstdio>
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 
 #include "launcher/launcher.h"
@@ -53,7 +53,8 @@ bool LiveSession::Cancel() {
   } else {
     // The tree's range holds a window open, and only the range's end closes it cleanly.
     armed_->discard_next = true;
-    std::fprintf(stderr, "gsys: the window the capture range holds open is discarded when the "
+    std::fprintf(stderr,
+                 "gsys: the window the capture range holds open is discarded when the "
                  "range ends\n");
   }
   return true;
@@ -106,7 +107,8 @@ void LiveSession::OnRangeWindow(int64_t start, int64_t end, bool tree_exited) {
 }
 
 void LiveSession::Tick(int64_t now) {
-  if (open_ && open_->request.duration_ns > 0 && now - open_->start_ns >= open_->request.duration_ns) {
+  if (open_ && open_->request.duration_ns > 0 &&
+      now - open_->start_ns >= open_->request.duration_ns) {
     Close(now);
   }
   control_.PollRangeWindows([&](int64_t start, int64_t end) { OnRangeWindow(start, end, false); });
@@ -119,8 +121,8 @@ int LiveSession::Finish(int64_t now, int64_t deadline_ns) {
     control_.SetRecording(false);
     StartFinalizer(w.start_ns, now, w.request, true);
   }
-  control_.PollRangeWindows(
-      [&](int64_t start, int64_t end) { OnRangeWindow(start, end, true); }, true, now);
+  control_.PollRangeWindows([&](int64_t start, int64_t end) { OnRangeWindow(start, end, true); },
+                            true, now);
   return finalizer_.WaitAll(deadline_ns);
 }
 
@@ -168,10 +170,10 @@ void LiveSession::StartFinalizer(int64_t start, int64_t end, const WindowRequest
   // window report would otherwise repeat the losses of all earlier ones.
   report::ControlCounts now = report::ReadControlCounts(options_.session_dir);
   job.control_counts = report::ControlCounts{
-      now.records_after_final_flush - std::min(now.records_after_final_flush,
-                                               reported_counts_.records_after_final_flush),
-      now.processes_unwritable - std::min(now.processes_unwritable,
-                                          reported_counts_.processes_unwritable)};
+      now.records_after_final_flush -
+          std::min(now.records_after_final_flush, reported_counts_.records_after_final_flush),
+      now.processes_unwritable -
+          std::min(now.processes_unwritable, reported_counts_.processes_unwritable)};
   reported_counts_ = now;
   std::fprintf(stderr, "gsys: window %d closed after %.2f s; writing %s\n", windows_,
                static_cast<double>(end - start) / 1e9, job.report_path.c_str());

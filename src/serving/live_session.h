@@ -25,10 +25,10 @@ namespace gsys::serving {
 
 struct LiveSessionOptions {
   std::string session_dir;
-  ReportNaming naming;          // default report names
-  std::string upload;           // default destination ("" = none)
+  ReportNaming naming;  // default report names
+  std::string upload;   // default destination ("" = none)
   FinalizeHooks hooks;
-  int64_t max_repeat = 0;       // range windows: finalize at most this many (0 = all)
+  int64_t max_repeat = 0;  // range windows: finalize at most this many (0 = all)
   // Outputs named by requests (`gsys start -o`) must lie inside this directory (absolute; a
   // relative name starts here). "" = no request may name an output.
   std::string request_output_dir;
@@ -41,10 +41,10 @@ struct LiveSessionOptions {
 // Overrides for one launcher-opened window (`gsys start -o OUT -d SEC --stats --export T`),
 // or for the windows of a range `gsys start -c nvtx` armed.
 struct WindowRequest {
-  std::string output;           // "" = the session's naming
-  int64_t duration_ns = 0;      // 0 = until Close()
-  std::string response_file;    // answered by the window's finalizer
-  bool stats = false;           // print the default stats reports of the report
+  std::string output;                // "" = the session's naming
+  int64_t duration_ns = 0;           // 0 = until Close()
+  std::string response_file;         // answered by the window's finalizer
+  bool stats = false;                // print the default stats reports of the report
   std::vector<std::string> exports;  // export types written beside the report
 };
 

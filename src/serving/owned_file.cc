@@ -22,7 +22,8 @@ Result<format::SessionMeta> ReadOwnedKeyValues(const std::string& path) {
   if (fd < 0) {
     int err = errno;
     if (err == ENOENT) return Error(StatusCode::kNotFound, "cannot read '" + path + "'");
-    if (err == ELOOP) return Error(StatusCode::kInvalidArgument, "ignored '" + path + "': a symbolic link");
+    if (err == ELOOP)
+      return Error(StatusCode::kInvalidArgument, "ignored '" + path + "': a symbolic link");
     return Error(StatusCode::kInvalidArgument, "cannot read '" + path + "': " + std::strerror(err));
   }
   struct stat st {};
@@ -58,7 +59,8 @@ Status WriteOwnedKeyValues(const std::string& path, const format::SessionMeta& k
   std::string tmp = path + ".tmp";
   ::unlink(tmp.c_str());
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-  if (fd < 0) return Error(StatusCode::kIoError, "cannot write '" + tmp + "': " + std::strerror(errno));
+  if (fd < 0)
+    return Error(StatusCode::kIoError, "cannot write '" + tmp + "': " + std::strerror(errno));
   std::string text = format::SerializeSessionMeta(kv);
   const char* p = text.data();
   size_t left = text.size();

@@ -59,7 +59,8 @@ std::string NeverOpenedLine(const RangeOutcomeInput& in) {
   }
   if (in.more_seen) line += ", ...";
   if (skipped_plain != nullptr) {
-    line += "; '" + OneLine(skipped_plain->name, 200) + "' is a plain string, and "
+    line += "; '" + OneLine(skipped_plain->name, 200) +
+            "' is a plain string, and "
             "NSYS_NVTX_PROFILER_REGISTER_ONLY=1 matches registered strings only";
   }
   return line;
@@ -71,11 +72,14 @@ std::string NeverOpenedLine(RangeOutcomeInput in, const ControlFile& control) {
 }
 
 std::string StopShutdownLine(int kill_signal) {
-  std::string line = "the capture range ended (--capture-range-end stop-shutdown): the session ended";
+  std::string line =
+      "the capture range ended (--capture-range-end stop-shutdown): the session ended";
   if (kill_signal == 0) return line + "; the target was left running (--kill none)";
   const char* abbrev = sigabbrev_np(kill_signal);
-  std::string name = abbrev != nullptr ? std::string("SIG") + abbrev : "signal " + std::to_string(kill_signal);
-  return line + " and " + name + " was sent to the target (--capture-range-end stop keeps it running)";
+  std::string name =
+      abbrev != nullptr ? std::string("SIG") + abbrev : "signal " + std::to_string(kill_signal);
+  return line + " and " + name +
+         " was sent to the target (--capture-range-end stop keeps it running)";
 }
 
 void PrintRangeOutcome(const RangeOutcomeInput& in, const ControlFile& control,

@@ -13,8 +13,8 @@
 namespace gsys::serving {
 
 struct RangeOutcomeInput {
-  std::string capture_range;  // "nvtx" or "cudaProfilerApi"
-  std::string nvtx_capture;   // -p RANGE[@DOMAIN]
+  std::string capture_range;     // "nvtx" or "cudaProfilerApi"
+  std::string nvtx_capture;      // -p RANGE[@DOMAIN]
   bool registered_only = false;  // NSYS_NVTX_PROFILER_REGISTER_ONLY=1
   std::vector<SeenRange> seen;   // ControlFile::SeenRanges
   bool more_seen = false;

@@ -27,14 +27,16 @@ TEST(RangeOutcomeTest, ControlCharactersInSeenNamesAreEscaped) {
 
 TEST(RangeOutcomeTest, NothingSeen) {
   RangeOutcomeInput in{"nvtx", "x", false, {}, false};
-  EXPECT_EQ(NeverOpenedLine(in), "the capture range never opened: no NVTX range matched -p 'x'; "
-                                 "the program opened no NVTX range while it was armed");
+  EXPECT_EQ(NeverOpenedLine(in),
+            "the capture range never opened: no NVTX range matched -p 'x'; "
+            "the program opened no NVTX range while it was armed");
 }
 
 TEST(RangeOutcomeTest, PlainStringSkippedUnderRegisterOnlyIsNamed) {
   // The trap: the name is right, but the program pushes a plain string and only registered
   // strings match. An escaped '@' is part of the name; the last unescaped one splits.
-  RangeOutcomeInput in{"nvtx", "a\\@b@Dom", true, {{"other@Dom", false}, {"a@b@Dom", false}}, false};
+  RangeOutcomeInput in{
+      "nvtx", "a\\@b@Dom", true, {{"other@Dom", false}, {"a@b@Dom", false}}, false};
   EXPECT_EQ(NeverOpenedLine(in),
             "the capture range never opened: no NVTX range matched -p 'a\\@b@Dom'; ranges seen: "
             "other@Dom, a@b@Dom; 'a@b@Dom' is a plain string, and "

@@ -3,8 +3,8 @@
 
 #include <ctime>
 
-#include "common/strings.h"
 #include "common/output_path.h"
+#include "common/strings.h"
 #include "launcher/output_name.h"
 #include "launcher/resolve_output.h"
 
@@ -15,7 +15,8 @@ namespace {
 std::string Safe(const std::string& s) {
   std::string out;
   for (char c : s) {
-    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '.';
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '-' || c == '.';
     out += ok ? c : '-';
   }
   return out;
@@ -23,8 +24,8 @@ std::string Safe(const std::string& s) {
 
 }  // namespace
 
-std::string DefaultBaseName(const std::string& host, const std::string& rank, const std::string& pid,
-                            int64_t utc_ns) {
+std::string DefaultBaseName(const std::string& host, const std::string& rank,
+                            const std::string& pid, int64_t utc_ns) {
   time_t secs = static_cast<time_t>(utc_ns / 1000000000);
   struct tm tm {};
   gmtime_r(&secs, &tm);
@@ -36,7 +37,8 @@ std::string DefaultBaseName(const std::string& host, const std::string& rank, co
 
 Result<std::string> WindowReportPath(const ReportNaming& n, int64_t utc_ns) {
   std::string base;
-  bool is_dir = n.output.empty() || n.output.back() == '/' || (n.exists && n.exists(n.output + "/."));
+  bool is_dir =
+      n.output.empty() || n.output.back() == '/' || (n.exists && n.exists(n.output + "/."));
   if (is_dir) {
     std::string dir = n.output.empty() ? "." : n.output;
     if (dir.back() != '/') dir += '/';

@@ -15,13 +15,13 @@
 namespace gsys::serving {
 
 struct ReportNaming {
-  std::string output;        // "" = current directory; ends with '/' or is a directory = folder
+  std::string output;  // "" = current directory; ends with '/' or is a directory = folder
   std::string host;
-  std::string rank;          // "" = none
-  std::string pid;           // gsys's pid (names without rank), and %p's value
+  std::string rank;  // "" = none
+  std::string pid;   // gsys's pid (names without rank), and %p's value
   std::function<const char*(const std::string&)> getenv;
   std::function<bool(const std::string&)> exists;  // a path is taken
-  std::string confine_to;    // "" = anywhere; else the path must stay inside (output_path.h)
+  std::string confine_to;  // "" = anywhere; else the path must stay inside (output_path.h)
 };
 
 // The report path (with .gsys-rep) for a window starting at `utc_ns`. A taken name gets "-2",
@@ -30,7 +30,7 @@ struct ReportNaming {
 Result<std::string> WindowReportPath(const ReportNaming& naming, int64_t utc_ns);
 
 // The default base name (no folder, no extension).
-std::string DefaultBaseName(const std::string& host, const std::string& rank, const std::string& pid,
-                            int64_t utc_ns);
+std::string DefaultBaseName(const std::string& host, const std::string& rank,
+                            const std::string& pid, int64_t utc_ns);
 
 }  // namespace gsys::serving

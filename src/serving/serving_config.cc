@@ -17,7 +17,7 @@ Status Bad(const std::string& var, const std::string& what) {
 
 // One setting and the names it may come from, highest precedence first.
 struct Lookup {
-  std::string name;   // the variable the value came from ("" = none set)
+  std::string name;  // the variable the value came from ("" = none set)
   std::string value;
 };
 
@@ -56,9 +56,11 @@ Result<std::string> Destination(const Lookup& l) {
   if (v.empty()) return std::string();
   if (StartsWith(v, "s3://")) {
     std::string rest = v.substr(5);
-    if (rest.empty() || rest[0] == '/') return Bad(l.name, "'" + v + "' has no bucket (expected s3://BUCKET/PREFIX/)");
+    if (rest.empty() || rest[0] == '/')
+      return Bad(l.name, "'" + v + "' has no bucket (expected s3://BUCKET/PREFIX/)");
   } else if (StartsWith(v, "file://")) {
-    if (v.size() < 8 || v[7] != '/') return Bad(l.name, "'" + v + "' is not an absolute file:///DIR/ URL");
+    if (v.size() < 8 || v[7] != '/')
+      return Bad(l.name, "'" + v + "' is not an absolute file:///DIR/ URL");
   } else {
     return Bad(l.name, "'" + v + "' is not an s3://BUCKET/PREFIX/ or file:///DIR/ destination");
   }
@@ -102,7 +104,8 @@ std::optional<bool> ParseSwitch(const std::string& value) {
 }
 
 std::string RankFromEnv(const EnvMap& env) {
-  for (const char* name : {"RANK", "LOCAL_RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID"}) {
+  for (const char* name :
+       {"RANK", "LOCAL_RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID"}) {
     auto it = env.find(name);
     if (it != env.end() && !it->second.empty()) return it->second;
   }
@@ -117,27 +120,33 @@ Result<ParsedServingEnv> ParseServingEnv(const EnvMap& env) {
   if (!on.name.empty()) {
     std::optional<bool> b = ParseSwitch(on.value);
     if (!b) {
-      return Bad(on.name, "'" + on.value + "' is not a switch (on: 1, true, yes, on; off: "
-                          "0, false, no, off or empty)");
+      return Bad(on.name, "'" + on.value +
+                              "' is not a switch (on: 1, true, yes, on; off: "
+                              "0, false, no, off or empty)");
     }
     c.enabled = *b;
   }
   for (const char* ignored : {"LMI_DEBUG_NSIGHT_VERSION", "NSIGHT_VERSION"}) {
     if (env.count(ignored)) {
-      msgs->push_back(std::string("note: ") + ignored + " is ignored: gsys records with itself and "
+      msgs->push_back(std::string("note: ") + ignored +
+                      " is ignored: gsys records with itself and "
                       "downloads nothing");
     }
   }
   if (!c.enabled) return out;  // nothing else matters when off (the server is exec'd as is)
-  Lookup l = Resolve(env, {"GSYS_PROFILE_DELAY", "LMI_DEBUG_NSYS_PROFILE_DELAY", "NSYS_PROFILE_DELAY"}, msgs);
+  Lookup l = Resolve(
+      env, {"GSYS_PROFILE_DELAY", "LMI_DEBUG_NSYS_PROFILE_DELAY", "NSYS_PROFILE_DELAY"}, msgs);
   if (!l.name.empty()) {
     GSYS_ASSIGN_OR_RETURN(c.delay_s, Seconds(l, true));
   }
-  l = Resolve(env, {"GSYS_PROFILE_DURATION", "LMI_DEBUG_NSYS_PROFILE_DURATION", "NSYS_PROFILE_DURATION"}, msgs);
+  l = Resolve(env,
+              {"GSYS_PROFILE_DURATION", "LMI_DEBUG_NSYS_PROFILE_DURATION", "NSYS_PROFILE_DURATION"},
+              msgs);
   if (!l.name.empty()) {
     GSYS_ASSIGN_OR_RETURN(c.duration_s, Seconds(l, false));
   }
-  l = Resolve(env, {"GSYS_PROFILE_TRACE", "LMI_DEBUG_NSYS_PROFILE_TRACE", "NSYS_PROFILE_TRACE"}, msgs);
+  l = Resolve(env, {"GSYS_PROFILE_TRACE", "LMI_DEBUG_NSYS_PROFILE_TRACE", "NSYS_PROFILE_TRACE"},
+              msgs);
   if (!l.name.empty()) {
     c.trace = std::string(Trim(l.value));
     c.trace_variable = l.name;
@@ -160,7 +169,8 @@ Result<ParsedServingEnv> ParseServingEnv(const EnvMap& env) {
     GSYS_ASSIGN_OR_RETURN(c.kill_signal, KillSignal(l));
   }
   if (c.kill_signal != 0 && c.repeat_s > 0) {
-    return Bad("GSYS_PROFILE_KILL", "cannot end the server while GSYS_PROFILE_REPEAT asks for more windows");
+    return Bad("GSYS_PROFILE_KILL",
+               "cannot end the server while GSYS_PROFILE_REPEAT asks for more windows");
   }
   l = Resolve(env, {"GSYS_PROFILE_OUTPUT"}, msgs);
   if (!l.name.empty() && !Trim(l.value).empty()) {

@@ -19,17 +19,17 @@ namespace gsys::serving {
 
 struct ServingConfig {
   bool enabled = false;
-  double delay_s = 30;      // first window opens this long after the server starts
-  double duration_s = 600;  // each window lasts this long
-  double repeat_s = 0;      // > 0: a new window every repeat_s (start to start)
+  double delay_s = 30;                   // first window opens this long after the server starts
+  double duration_s = 600;               // each window lasts this long
+  double repeat_s = 0;                   // > 0: a new window every repeat_s (start to start)
   std::string trace = "cuda,nvtx,osrt";  // as given; parsed by the CLI's capture options
   std::string trace_variable = "GSYS_PROFILE_TRACE";  // the variable it came from
-  std::string output;       // "" = current directory, default names
+  std::string output;                                 // "" = current directory, default names
   bool output_is_dir = true;
-  std::string upload;       // "" or "s3://bucket/prefix/" / "file:///abs/dir/" (ends with '/')
-  int kill_signal = 0;      // sent to the server when the (only) window ends; 0 = keep serving
+  std::string upload;   // "" or "s3://bucket/prefix/" / "file:///abs/dir/" (ends with '/')
+  int kill_signal = 0;  // sent to the server when the (only) window ends; 0 = keep serving
   std::vector<std::string> profile_args;  // GSYS_PROFILE_ARGS, split on blanks
-  double shutdown_timeout_s = 20;  // bound on finalizing + uploading after SIGTERM/SIGINT
+  double shutdown_timeout_s = 20;         // bound on finalizing + uploading after SIGTERM/SIGINT
 };
 
 struct ParsedServingEnv {

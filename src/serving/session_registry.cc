@@ -100,7 +100,8 @@ Result<std::vector<SessionInfo>> ListSessions(const std::string& root) {
     auto s = ReadInfo(e.path());
     if (s.ok()) out.push_back(*s);
   }
-  std::sort(out.begin(), out.end(), [](const SessionInfo& a, const SessionInfo& b) { return a.name < b.name; });
+  std::sort(out.begin(), out.end(),
+            [](const SessionInfo& a, const SessionInfo& b) { return a.name < b.name; });
   return out;
 }
 
@@ -115,16 +116,19 @@ Result<SessionInfo> FindSession(const std::string& root, const std::string& name
   if (!name.empty()) {
     return Error(StatusCode::kNotFound, "no live session '" + name + "' (see gsys sessions list)");
   }
-  if (live.empty()) return Error(StatusCode::kNotFound, "no live session (start one with gsys launch)");
+  if (live.empty())
+    return Error(StatusCode::kNotFound, "no live session (start one with gsys launch)");
   if (live.size() > 1) {
     std::string names;
     for (const auto& s : live) names += (names.empty() ? "" : ", ") + s.name;
-    return Error(StatusCode::kInvalidArgument, "several live sessions (" + names + "): pick one with --session");
+    return Error(StatusCode::kInvalidArgument,
+                 "several live sessions (" + names + "): pick one with --session");
   }
   return live.front();
 }
 
-Result<KeyValues> SendRequest(const SessionInfo& session, const KeyValues& request, int timeout_ms) {
+Result<KeyValues> SendRequest(const SessionInfo& session, const KeyValues& request,
+                              int timeout_ms) {
   static int counter = 0;
   std::string id = std::to_string(launcher::MonotonicNowNs()) + "-" + std::to_string(getpid()) +
                    "-" + std::to_string(counter++);
@@ -170,7 +174,8 @@ std::vector<PendingRequest> TakeRequests(const std::string& session_dir) {
     r.response_file = (dir / (r.id + format::kResponseSuffix)).string();
     out.push_back(r);
   }
-  std::sort(out.begin(), out.end(), [](const PendingRequest& a, const PendingRequest& b) { return a.id < b.id; });
+  std::sort(out.begin(), out.end(),
+            [](const PendingRequest& a, const PendingRequest& b) { return a.id < b.id; });
   return out;
 }
 

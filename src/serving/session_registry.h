@@ -30,8 +30,8 @@ using KeyValues = std::map<std::string, std::string>;
 struct SessionInfo {
   std::string name;
   std::string dir;
-  pid_t pid = 0;         // the gsys launcher
-  std::string kind;      // launch, wrap
+  pid_t pid = 0;     // the gsys launcher
+  std::string kind;  // launch, wrap
   std::string command;
   bool alive = false;
 };

@@ -69,7 +69,8 @@ std::string SharedConfigPath(const Environment& env) {
   return HomeFile(env, "AWS_CONFIG_FILE", ".aws/config");
 }
 
-std::map<std::string, std::string> ProfileSettings(const Environment& env, const std::string& profile,
+std::map<std::string, std::string> ProfileSettings(const Environment& env,
+                                                   const std::string& profile,
                                                    bool* found_in_credentials) {
   std::map<std::string, std::string> out;
   *found_in_credentials = false;

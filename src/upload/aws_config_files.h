@@ -28,7 +28,8 @@ std::string SharedConfigPath(const Environment& env);
 // The settings of profile `profile`: from the credentials file's [profile] section, then the
 // config file's [profile NAME] (or [default]) for keys not already set. Missing files give
 // nothing.
-std::map<std::string, std::string> ProfileSettings(const Environment& env, const std::string& profile,
+std::map<std::string, std::string> ProfileSettings(const Environment& env,
+                                                   const std::string& profile,
                                                    bool* found_in_credentials);
 
 }  // namespace gsys::upload

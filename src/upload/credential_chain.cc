@@ -29,13 +29,16 @@ int64_t ParseIso8601(const std::string& text) {
 // the field names).
 Result<AwsCredentials> FromJsonDocument(const std::string& body, const std::string& source) {
   Result<std::map<std::string, std::string>> fields = ParseJsonStringFields(body);
-  if (!fields.ok()) return Error(StatusCode::kIoError, "upload: " + source + " sent an unreadable credentials document");
+  if (!fields.ok())
+    return Error(StatusCode::kIoError,
+                 "upload: " + source + " sent an unreadable credentials document");
   auto get = [&](const char* k) {
     auto it = fields->find(k);
     return it == fields->end() ? std::string() : it->second;
   };
   if (auto code = get("Code"); !code.empty() && code != "Success") {
-    return Error(StatusCode::kIoError, "upload: " + source + " reports '" + OneLine(code, 64) + "' instead of credentials");
+    return Error(StatusCode::kIoError, "upload: " + source + " reports '" + OneLine(code, 64) +
+                                           "' instead of credentials");
   }
   AwsCredentials c;
   c.access_key_id = get("AccessKeyId");
@@ -44,7 +47,8 @@ Result<AwsCredentials> FromJsonDocument(const std::string& body, const std::stri
   c.expires_unix = ParseIso8601(get("Expiration"));
   c.source = source;
   if (c.access_key_id.empty() || c.secret_access_key.empty()) {
-    return Error(StatusCode::kIoError, "upload: " + source + " sent a document without AccessKeyId/SecretAccessKey");
+    return Error(StatusCode::kIoError,
+                 "upload: " + source + " sent a document without AccessKeyId/SecretAccessKey");
   }
   return c;
 }
@@ -61,8 +65,9 @@ std::string ReadTokenFile(const std::string& path, bool* ok) {
 // the credentials must not cross a network in clear text).
 bool AllowedContainerHost(const ParsedUrl& url) {
   if (url.scheme == "https") return true;
-  std::string host = url.host.substr(0, url.host.rfind(':') == std::string::npos || url.host[0] == '['
-                                            ? url.host.size() : url.host.rfind(':'));
+  std::string host = url.host.substr(
+      0, url.host.rfind(':') == std::string::npos || url.host[0] == '[' ? url.host.size()
+                                                                        : url.host.rfind(':'));
   return StartsWith(host, "127.") || host == "localhost" || host == "[::1]" ||
          host == "169.254.170.2" || host == "169.254.170.23" || host == "[fd00:ec2::23]";
 }
@@ -99,26 +104,31 @@ Result<std::optional<AwsCredentials>> CredentialsFromSharedFiles(const Environme
   auto secret = s.find("aws_secret_access_key");
   if (id == s.end() && secret == s.end()) return std::optional<AwsCredentials>();
   if (id == s.end() || secret == s.end() || id->second.empty() || secret->second.empty()) {
-    return Error(StatusCode::kIoError, "upload: profile '" + profile +
-                                           "' has only one of aws_access_key_id and aws_secret_access_key");
+    return Error(StatusCode::kIoError,
+                 "upload: profile '" + profile +
+                     "' has only one of aws_access_key_id and aws_secret_access_key");
   }
   AwsCredentials c;
   c.access_key_id = id->second;
   c.secret_access_key = secret->second;
   if (auto t = s.find("aws_session_token"); t != s.end()) c.session_token = t->second;
-  c.source = "profile '" + profile + "' in " + (in_credentials ? SharedCredentialsPath(env) : SharedConfigPath(env));
+  c.source = "profile '" + profile + "' in " +
+             (in_credentials ? SharedCredentialsPath(env) : SharedConfigPath(env));
   return std::optional<AwsCredentials>(c);
 }
 
-Result<std::optional<AwsCredentials>> CredentialsFromContainer(const Environment& env, HttpClient* http) {
+Result<std::optional<AwsCredentials>> CredentialsFromContainer(const Environment& env,
+                                                               HttpClient* http) {
   std::string url;
   if (auto rel = NonEmpty(env, "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI")) {
     url = NonEmpty(env, "GSYS_UPLOAD_CONTAINER_CREDENTIALS_HOST").value_or(kContainerHost) + *rel;
   } else if (auto full = NonEmpty(env, "AWS_CONTAINER_CREDENTIALS_FULL_URI")) {
-    GSYS_ASSIGN_OR_RETURN(ParsedUrl parsed, ParseHttpUrl(*full, "AWS_CONTAINER_CREDENTIALS_FULL_URI"));
+    GSYS_ASSIGN_OR_RETURN(ParsedUrl parsed,
+                          ParseHttpUrl(*full, "AWS_CONTAINER_CREDENTIALS_FULL_URI"));
     if (!AllowedContainerHost(parsed)) {
       return Error(StatusCode::kInvalidArgument,
-                   "upload: AWS_CONTAINER_CREDENTIALS_FULL_URI must be https:// or a loopback/ECS/EKS address");
+                   "upload: AWS_CONTAINER_CREDENTIALS_FULL_URI must be https:// or a "
+                   "loopback/ECS/EKS address");
     }
     url = *full;
   } else {
@@ -131,7 +141,9 @@ Result<std::optional<AwsCredentials>> CredentialsFromContainer(const Environment
   if (auto file = NonEmpty(env, "AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE")) {
     bool ok = false;
     token = ReadTokenFile(*file, &ok);
-    if (!ok) return Error(StatusCode::kIoError, "upload: cannot read AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE '" + *file + "'");
+    if (!ok)
+      return Error(StatusCode::kIoError,
+                   "upload: cannot read AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE '" + *file + "'");
   } else {
     token = NonEmpty(env, "AWS_CONTAINER_AUTHORIZATION_TOKEN").value_or("");
   }
@@ -142,8 +154,12 @@ Result<std::optional<AwsCredentials>> CredentialsFromContainer(const Environment
     GSYS_ASSIGN_OR_RETURN(r, http->Send(req));
     if (r.status != 0 && r.status < 500) break;
   }
-  if (r.status == 0) return Error(StatusCode::kIoError, "upload: " + source + " did not answer (" + OneLine(r.transport_error, 300) + ")");
-  if (r.status != 200) return Error(StatusCode::kIoError, "upload: " + source + " answered HTTP " + std::to_string(r.status));
+  if (r.status == 0)
+    return Error(StatusCode::kIoError,
+                 "upload: " + source + " did not answer (" + OneLine(r.transport_error, 300) + ")");
+  if (r.status != 200)
+    return Error(StatusCode::kIoError,
+                 "upload: " + source + " answered HTTP " + std::to_string(r.status));
   GSYS_ASSIGN_OR_RETURN(AwsCredentials c, FromJsonDocument(r.body, source));
   return std::optional<AwsCredentials>(c);
 }
@@ -158,16 +174,20 @@ Result<std::optional<AwsCredentials>> CredentialsFromInstanceMetadata(const Envi
   HttpRequest token_req = MetadataRequest("PUT", base + "/latest/api/token");
   token_req.headers.emplace_back("X-aws-ec2-metadata-token-ttl-seconds", "21600");
   GSYS_ASSIGN_OR_RETURN(HttpResponse token, http->Send(token_req));
-  if (token.status != 200 || token.body.empty()) return std::optional<AwsCredentials>();  // not on EC2
+  if (token.status != 200 || token.body.empty())
+    return std::optional<AwsCredentials>();  // not on EC2
   const std::string roles_url = base + "/latest/meta-data/iam/security-credentials/";
   HttpRequest role_req = MetadataRequest("GET", roles_url);
   role_req.headers.emplace_back("X-aws-ec2-metadata-token", token.body);
   GSYS_ASSIGN_OR_RETURN(HttpResponse roles, http->Send(role_req));
   const std::string source = "EC2 instance metadata";
-  if (roles.status == 404) return Error(StatusCode::kIoError, "upload: this EC2 instance has no IAM role (instance metadata answered 404)");
+  if (roles.status == 404)
+    return Error(StatusCode::kIoError,
+                 "upload: this EC2 instance has no IAM role (instance metadata answered 404)");
   if (roles.status != 200) {
     return Error(StatusCode::kIoError, "upload: " + source + " answered " +
-                                           (roles.status ? "HTTP " + std::to_string(roles.status) : OneLine(roles.transport_error, 300)) +
+                                           (roles.status ? "HTTP " + std::to_string(roles.status)
+                                                         : OneLine(roles.transport_error, 300)) +
                                            " for the role name");
   }
   std::string role(Trim(Split(roles.body, '\n')[0]));
@@ -179,10 +199,13 @@ Result<std::optional<AwsCredentials>> CredentialsFromInstanceMetadata(const Envi
   GSYS_ASSIGN_OR_RETURN(HttpResponse doc, http->Send(cred_req));
   if (doc.status != 200) {
     return Error(StatusCode::kIoError, "upload: " + source + " answered " +
-                                           (doc.status ? "HTTP " + std::to_string(doc.status) : OneLine(doc.transport_error, 300)) +
+                                           (doc.status ? "HTTP " + std::to_string(doc.status)
+                                                       : OneLine(doc.transport_error, 300)) +
                                            " for role '" + OneLine(role, 128) + "'");
   }
-  GSYS_ASSIGN_OR_RETURN(AwsCredentials c, FromJsonDocument(doc.body, source + " (role '" + OneLine(role, 128) + "')"));
+  GSYS_ASSIGN_OR_RETURN(
+      AwsCredentials c,
+      FromJsonDocument(doc.body, source + " (role '" + OneLine(role, 128) + "')"));
   return std::optional<AwsCredentials>(c);
 }
 
@@ -191,15 +214,20 @@ Result<AwsCredentials> ResolveCredentials(const Environment& env, HttpClient* ht
   GSYS_ASSIGN_OR_RETURN(std::optional<AwsCredentials> files, CredentialsFromSharedFiles(env));
   if (files) return *files;
   if (http != nullptr) {
-    GSYS_ASSIGN_OR_RETURN(std::optional<AwsCredentials> container, CredentialsFromContainer(env, http));
+    GSYS_ASSIGN_OR_RETURN(std::optional<AwsCredentials> container,
+                          CredentialsFromContainer(env, http));
     if (container) return *container;
-    GSYS_ASSIGN_OR_RETURN(std::optional<AwsCredentials> imds, CredentialsFromInstanceMetadata(env, http));
+    GSYS_ASSIGN_OR_RETURN(std::optional<AwsCredentials> imds,
+                          CredentialsFromInstanceMetadata(env, http));
     if (imds) return *imds;
   }
-  return Error(StatusCode::kIoError,
-               "upload: no AWS credentials found (tried AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, profile '" +
-                   ProfileName(env) + "' in " + SharedCredentialsPath(env) + " and " + SharedConfigPath(env) +
-                   ", the container credentials endpoint (not configured), EC2 instance metadata (no answer))");
+  return Error(
+      StatusCode::kIoError,
+      "upload: no AWS credentials found (tried AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, profile '" +
+          ProfileName(env) + "' in " + SharedCredentialsPath(env) + " and " +
+          SharedConfigPath(env) +
+          ", the container credentials endpoint (not configured), EC2 instance metadata (no "
+          "answer))");
 }
 
 std::string ResolveRegion(const Environment& env) {

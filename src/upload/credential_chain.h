@@ -21,7 +21,8 @@ Result<std::optional<AwsCredentials>> CredentialsFromSharedFiles(const Environme
 // AWS_CONTAINER_CREDENTIALS_RELATIVE_URI (on http://169.254.170.2, or the test-only
 // GSYS_UPLOAD_CONTAINER_CREDENTIALS_HOST) or _FULL_URI, with AWS_CONTAINER_AUTHORIZATION_TOKEN
 // or _TOKEN_FILE as the Authorization header.
-Result<std::optional<AwsCredentials>> CredentialsFromContainer(const Environment& env, HttpClient* http);
+Result<std::optional<AwsCredentials>> CredentialsFromContainer(const Environment& env,
+                                                               HttpClient* http);
 // IMDSv2: PUT /latest/api/token, then GET .../iam/security-credentials/ and the role's
 // document, each with a 1 s connect and 3 s total timeout. AWS_EC2_METADATA_DISABLED=true
 // skips it; AWS_EC2_METADATA_SERVICE_ENDPOINT replaces http://169.254.169.254.

@@ -44,11 +44,14 @@ class CredentialChainTest : public ::testing::Test {
 };
 
 const char kCredentials[] =
-    "# comment\n[default]\naws_access_key_id = AKIDDEFAULT\naws_secret_access_key = secretdefault\n\n"
-    "[work]\naws_access_key_id=AKIDWORK\naws_secret_access_key=secretwork\naws_session_token = tokwork\n"
+    "# comment\n[default]\naws_access_key_id = AKIDDEFAULT\naws_secret_access_key = "
+    "secretdefault\n\n"
+    "[work]\naws_access_key_id=AKIDWORK\naws_secret_access_key=secretwork\naws_session_token = "
+    "tokwork\n"
     "[half]\naws_access_key_id=AKIDHALF\n";
 const char kConfig[] =
-    "[default]\nregion = eu-central-1\n[profile work]\nregion=ap-south-1\ns3 =\n  addressing_style = path\n"
+    "[default]\nregion = eu-central-1\n[profile work]\nregion=ap-south-1\ns3 =\n  addressing_style "
+    "= path\n"
     "[profile cfgonly]\naws_access_key_id = AKIDCFG\naws_secret_access_key = secretcfg\n";
 
 TEST_F(CredentialChainTest, EnvironmentWinsAndCarriesToken) {
@@ -122,8 +125,10 @@ TEST_F(CredentialChainTest, ContainerRelativeUriWithToken) {
   vars_["AWS_CONTAINER_CREDENTIALS_RELATIVE_URI"] = "/v2/credentials/abc";
   vars_["AWS_CONTAINER_AUTHORIZATION_TOKEN"] = "Bearer xyz";
   FakeHttpClient http([](const HttpRequest&) {
-    return Respond(200, "{\"AccessKeyId\":\"ASIACONT\",\"SecretAccessKey\":\"scont\",\"Token\":\"tcont\","
-                        "\"Expiration\":\"2030-01-01T00:00:00Z\"}");
+    return Respond(
+        200,
+        "{\"AccessKeyId\":\"ASIACONT\",\"SecretAccessKey\":\"scont\",\"Token\":\"tcont\","
+        "\"Expiration\":\"2030-01-01T00:00:00Z\"}");
   });
   auto c = ResolveCredentials(Env(), &http);
   ASSERT_TRUE(c.ok()) << c.status().message();
@@ -146,7 +151,8 @@ TEST_F(CredentialChainTest, ContainerFullUriRules) {
   vars_["AWS_CONTAINER_CREDENTIALS_FULL_URI"] = "http://127.0.0.1:1234/creds";
   auto denied = ResolveCredentials(Env(), &http);
   ASSERT_FALSE(denied.ok());
-  EXPECT_EQ(denied.status().message(), "upload: the container credentials endpoint answered HTTP 401");
+  EXPECT_EQ(denied.status().message(),
+            "upload: the container credentials endpoint answered HTTP 401");
 }
 
 TEST_F(CredentialChainTest, InstanceMetadataV2) {
@@ -156,8 +162,10 @@ TEST_F(CredentialChainTest, InstanceMetadataV2) {
     if (r.method == "PUT") return Respond(200, "IMDSTOKEN");
     if (HeaderOf(r, "X-aws-ec2-metadata-token") != "IMDSTOKEN") return Respond(401);
     if (r.url.size() > 0 && r.url.back() == '/') return Respond(200, "my-role\n");
-    return Respond(200, "{\"Code\":\"Success\",\"AccessKeyId\":\"ASIAIMDS\",\"SecretAccessKey\":\"simds\","
-                        "\"Token\":\"timds\",\"Expiration\":\"2030-01-01T00:00:00Z\"}");
+    return Respond(
+        200,
+        "{\"Code\":\"Success\",\"AccessKeyId\":\"ASIAIMDS\",\"SecretAccessKey\":\"simds\","
+        "\"Token\":\"timds\",\"Expiration\":\"2030-01-01T00:00:00Z\"}");
   });
   auto c = ResolveCredentials(Env(), &http);
   ASSERT_TRUE(c.ok()) << c.status().message();
@@ -166,7 +174,8 @@ TEST_F(CredentialChainTest, InstanceMetadataV2) {
   ASSERT_EQ(http.requests.size(), 3u);
   EXPECT_EQ(http.requests[0].url, "http://127.0.0.1:1/latest/api/token");
   EXPECT_EQ(HeaderOf(http.requests[0], "X-aws-ec2-metadata-token-ttl-seconds"), "21600");
-  EXPECT_EQ(http.requests[2].url, "http://127.0.0.1:1/latest/meta-data/iam/security-credentials/my-role");
+  EXPECT_EQ(http.requests[2].url,
+            "http://127.0.0.1:1/latest/meta-data/iam/security-credentials/my-role");
   EXPECT_LE(http.requests[0].timeout_ms, 3000);
 }
 
@@ -187,7 +196,8 @@ TEST_F(CredentialChainTest, InstanceMetadataUnreachableOrDisabled) {
 }
 
 TEST(AwsConfigFilesTest, ParseIni) {
-  IniSections ini = ParseIni("k=v\n[a]\nX = 1 \n; c\n# d\n[b c]\ny=\nnested =\n  z = 3\nbad line\n");
+  IniSections ini =
+      ParseIni("k=v\n[a]\nX = 1 \n; c\n# d\n[b c]\ny=\nnested =\n  z = 3\nbad line\n");
   EXPECT_EQ(ini.count(""), 0u);
   EXPECT_EQ(ini["a"]["x"], "1");
   EXPECT_EQ(ini["b c"]["y"], "");

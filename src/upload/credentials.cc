@@ -4,8 +4,8 @@
 namespace gsys::upload {
 
 std::string AwsCredentials::Describe() const {
-  std::string id = access_key_id.size() > 4 ? "..." + access_key_id.substr(access_key_id.size() - 4)
-                                            : "(short)";
+  std::string id =
+      access_key_id.size() > 4 ? "..." + access_key_id.substr(access_key_id.size() - 4) : "(short)";
   return "access key " + id + " from " + (source.empty() ? "unknown source" : source);
 }
 

@@ -147,7 +147,8 @@ class CurlHttpClient : public HttpClient {
       return Error(StatusCode::kInternal, "upload: curl_easy_init failed");
     }
     curl_slist* headers = nullptr;
-    for (const auto& [k, v] : request.headers) headers = api_->slist_append(headers, (k + ": " + v).c_str());
+    for (const auto& [k, v] : request.headers)
+      headers = api_->slist_append(headers, (k + ": " + v).c_str());
     // No "Expect: 100-continue" round trip; a rejected request fails after its body instead.
     headers = api_->slist_append(headers, "Expect:");
     Configure(h, request, &t, headers);

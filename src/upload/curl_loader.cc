@@ -22,8 +22,9 @@ Result<const CurlApi*> LoadOnce() {
   std::optional<std::string> forced = NonEmpty(ProcessEnvironment(), "GSYS_UPLOAD_LIBCURL");
   // libcurl.so.4 is the OpenSSL flavour; the GnuTLS flavour has the same ABI and is what
   // some desktop images carry instead.
-  std::vector<std::string> names = forced ? std::vector<std::string>{*forced}
-                                          : std::vector<std::string>{"libcurl.so.4", "libcurl-gnutls.so.4"};
+  std::vector<std::string> names =
+      forced ? std::vector<std::string>{*forced}
+             : std::vector<std::string>{"libcurl.so.4", "libcurl-gnutls.so.4"};
   void* lib = nullptr;
   std::string why;
   for (const auto& name : names) {
@@ -33,9 +34,10 @@ Result<const CurlApi*> LoadOnce() {
     if (why.empty()) why = err != nullptr ? err : name + ": cannot load";
   }
   if (lib == nullptr) {
-    return Error(StatusCode::kUnsupported,
-                 "upload: s3:// destinations need libcurl, which could not be loaded (" + why +
-                     "); install it (Debian/Ubuntu: apt-get install libcurl4) or upload to file:///");
+    return Error(
+        StatusCode::kUnsupported,
+        "upload: s3:// destinations need libcurl, which could not be loaded (" + why +
+            "); install it (Debian/Ubuntu: apt-get install libcurl4) or upload to file:///");
   }
   CURLcode (*global_init)(long) = nullptr;
   bool ok = Resolve(lib, "curl_global_init", &global_init) &&

@@ -39,14 +39,16 @@ Result<Destination> ParseDestination(const std::string& dest) {
     out.bucket = rest.substr(0, slash);
     out.prefix = slash == std::string::npos ? "" : rest.substr(slash + 1);
     if (out.bucket.empty()) return BadDest(dest, "no bucket name");
-    if (!PlausibleBucket(out.bucket)) return BadDest(dest, "'" + out.bucket + "' is not a bucket name");
+    if (!PlausibleBucket(out.bucket))
+      return BadDest(dest, "'" + out.bucket + "' is not a bucket name");
     while (StartsWith(out.prefix, "/")) out.prefix.erase(0, 1);
     if (!out.prefix.empty() && !EndsWith(out.prefix, "/")) out.prefix += '/';
     return out;
   }
   if (StartsWith(dest, "file://")) {
     std::string path = dest.substr(7);
-    if (!StartsWith(path, "/")) return BadDest(dest, "the directory must be absolute (file:///abs/dir/)");
+    if (!StartsWith(path, "/"))
+      return BadDest(dest, "the directory must be absolute (file:///abs/dir/)");
     out.kind = DestinationKind::kFile;
     out.prefix = EndsWith(path, "/") ? path : path + "/";
     return out;

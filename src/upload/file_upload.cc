@@ -59,7 +59,8 @@ Status CopyFileAtomically(const std::string& local_path, const std::string& dir,
   fs::create_directories(dir, ec);
   if (ec) {
     ::close(in);
-    return Error(StatusCode::kIoError, "upload: cannot create directory '" + dir + "': " + ec.message());
+    return Error(StatusCode::kIoError,
+                 "upload: cannot create directory '" + dir + "': " + ec.message());
   }
   std::string tmp = dir + "." + name + ".gsys-upload-XXXXXX";
   std::vector<char> tmpl(tmp.begin(), tmp.end());

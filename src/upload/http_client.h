@@ -22,15 +22,15 @@ struct HttpRequest {
   uint64_t body_offset = 0;
   uint64_t body_length = 0;
   int connect_timeout_ms = 10000;
-  int timeout_ms = 0;          // whole request; 0: none (a stall is caught by the speed limit)
-  bool use_proxy = true;       // false for instance/container metadata endpoints
+  int timeout_ms = 0;     // whole request; 0: none (a stall is caught by the speed limit)
+  bool use_proxy = true;  // false for instance/container metadata endpoints
 };
 
 struct HttpResponse {
-  int status = 0;              // HTTP status; 0 when no response arrived
-  std::string transport_error; // why no response arrived (connection refused, timeout, ...)
-  HeaderList headers;          // names lowercase
-  std::string body;            // at most 1 MiB kept
+  int status = 0;               // HTTP status; 0 when no response arrived
+  std::string transport_error;  // why no response arrived (connection refused, timeout, ...)
+  HeaderList headers;           // names lowercase
+  std::string body;             // at most 1 MiB kept
 
   // The value of header `name` (lowercase), or "".
   std::string Header(const std::string& name) const;

@@ -43,7 +43,9 @@ class JsonReader {
     return true;
   }
   void Space() {
-    while (pos_ < in_.size() && (in_[pos_] == ' ' || in_[pos_] == '\t' || in_[pos_] == '\n' || in_[pos_] == '\r')) ++pos_;
+    while (pos_ < in_.size() &&
+           (in_[pos_] == ' ' || in_[pos_] == '\t' || in_[pos_] == '\n' || in_[pos_] == '\r'))
+      ++pos_;
   }
   bool End() {
     Space();
@@ -74,28 +76,47 @@ class JsonReader {
       if (pos_ >= in_.size()) return false;
       char e = in_[pos_++];
       switch (e) {
-        case '"': *out += '"'; break;
-        case '\\': *out += '\\'; break;
-        case '/': *out += '/'; break;
-        case 'b': *out += '\b'; break;
-        case 'f': *out += '\f'; break;
-        case 'n': *out += '\n'; break;
-        case 'r': *out += '\r'; break;
-        case 't': *out += '\t'; break;
+        case '"':
+          *out += '"';
+          break;
+        case '\\':
+          *out += '\\';
+          break;
+        case '/':
+          *out += '/';
+          break;
+        case 'b':
+          *out += '\b';
+          break;
+        case 'f':
+          *out += '\f';
+          break;
+        case 'n':
+          *out += '\n';
+          break;
+        case 'r':
+          *out += '\r';
+          break;
+        case 't':
+          *out += '\t';
+          break;
         case 'u': {
           if (pos_ + 4 > in_.size()) return false;
           uint32_t cp = 0;
           for (int i = 0; i < 4; ++i) {
             char h = in_[pos_++];
-            int v = (h >= '0' && h <= '9') ? h - '0' : (h >= 'a' && h <= 'f') ? h - 'a' + 10
-                    : (h >= 'A' && h <= 'F') ? h - 'A' + 10 : -1;
+            int v = (h >= '0' && h <= '9')   ? h - '0'
+                    : (h >= 'a' && h <= 'f') ? h - 'a' + 10
+                    : (h >= 'A' && h <= 'F') ? h - 'A' + 10
+                                             : -1;
             if (v < 0) return false;
             cp = cp * 16 + static_cast<uint32_t>(v);
           }
           Utf8(cp, out);  // surrogate pairs are kept as two code units; credentials are ASCII
           break;
         }
-        default: return false;
+        default:
+          return false;
       }
     }
     return false;
@@ -107,7 +128,9 @@ class JsonReader {
   }
   bool Number() {
     size_t start = pos_;
-    while (pos_ < in_.size() && std::string_view("+-0123456789.eE").find(in_[pos_]) != std::string_view::npos) ++pos_;
+    while (pos_ < in_.size() &&
+           std::string_view("+-0123456789.eE").find(in_[pos_]) != std::string_view::npos)
+      ++pos_;
     return pos_ > start;
   }
   // Validates and skips any value.
@@ -151,9 +174,11 @@ class JsonReader {
 }  // namespace
 
 Result<std::map<std::string, std::string>> ParseJsonStringFields(std::string_view text) {
-  if (text.size() > (1u << 20)) return Error(StatusCode::kBadInput, "upload: JSON document larger than 1 MiB");
+  if (text.size() > (1u << 20))
+    return Error(StatusCode::kBadInput, "upload: JSON document larger than 1 MiB");
   std::map<std::string, std::string> out;
-  if (!JsonReader(text).Object(&out)) return Error(StatusCode::kBadInput, "upload: malformed JSON credentials document");
+  if (!JsonReader(text).Object(&out))
+    return Error(StatusCode::kBadInput, "upload: malformed JSON credentials document");
   return out;
 }
 

@@ -12,7 +12,9 @@
 namespace gsys::upload {
 
 PinnedFile::PinnedFile(PinnedFile&& other) noexcept
-    : fd_(std::exchange(other.fd_, -1)), size_(other.size_), read_path_(std::move(other.read_path_)) {}
+    : fd_(std::exchange(other.fd_, -1)),
+      size_(other.size_),
+      read_path_(std::move(other.read_path_)) {}
 
 PinnedFile& PinnedFile::operator=(PinnedFile&& other) noexcept {
   if (this != &other) {
@@ -34,7 +36,8 @@ Result<PinnedFile> PinFile(const std::string& path, bool follow_links) {
   if (fd < 0) {
     int err = errno;
     if (err == ELOOP && !follow_links) {
-      return Error(StatusCode::kInvalidArgument, "upload: '" + path + "' is a symbolic link, not the report written");
+      return Error(StatusCode::kInvalidArgument,
+                   "upload: '" + path + "' is a symbolic link, not the report written");
     }
     return Error(err == ENOENT ? StatusCode::kNotFound : StatusCode::kIoError,
                  "upload: cannot read '" + path + "': " + std::strerror(err));
@@ -43,7 +46,8 @@ Result<PinnedFile> PinFile(const std::string& path, bool follow_links) {
   f.fd_ = fd;
   struct stat st {};
   if (::fstat(fd, &st) != 0) {
-    return Error(StatusCode::kIoError, "upload: cannot read '" + path + "': " + std::strerror(errno));
+    return Error(StatusCode::kIoError,
+                 "upload: cannot read '" + path + "': " + std::strerror(errno));
   }
   if (!S_ISREG(st.st_mode)) {
     return Error(StatusCode::kInvalidArgument, "upload: '" + path + "' is not a regular file");
@@ -52,7 +56,8 @@ Result<PinnedFile> PinFile(const std::string& path, bool follow_links) {
   std::string proc = "/proc/self/fd/" + std::to_string(fd);
   // Without /proc (rare: a bare chroot) the path is read again, as before pinning existed.
   struct stat again {};
-  bool same = ::stat(proc.c_str(), &again) == 0 && again.st_dev == st.st_dev && again.st_ino == st.st_ino;
+  bool same =
+      ::stat(proc.c_str(), &again) == 0 && again.st_dev == st.st_dev && again.st_ino == st.st_ino;
   f.read_path_ = same ? proc : path;
   return f;
 }

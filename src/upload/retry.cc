@@ -6,7 +6,8 @@
 namespace gsys::upload {
 
 bool IsRetryable(int http_status, const std::string& s3_code) {
-  if (http_status == 0 || http_status == 408 || http_status == 429 || http_status >= 500) return true;
+  if (http_status == 0 || http_status == 408 || http_status == 429 || http_status >= 500)
+    return true;
   return s3_code == "SlowDown" || s3_code == "Throttling" || s3_code == "ThrottlingException" ||
          s3_code == "RequestTimeout" || s3_code == "RequestTimeoutException" ||
          s3_code == "InternalError" || s3_code == "ServiceUnavailable";

@@ -13,10 +13,12 @@ namespace gsys::upload {
 // 408/429/5xx, and S3's throttling and timeout codes sent with other statuses.
 bool IsRetryable(int http_status, const std::string& s3_code);
 
-// Delay before try number `attempt` + 1 (attempt >= 1): uniform in [0, min(cap, base*2^(attempt-1))].
+// Delay before try number `attempt` + 1 (attempt >= 1): uniform in [0, min(cap,
+// base*2^(attempt-1))].
 class Backoff {
  public:
-  Backoff(int base_ms = 200, int cap_ms = 10000) : base_ms_(base_ms), cap_ms_(cap_ms), rng_(std::random_device{}()) {}
+  Backoff(int base_ms = 200, int cap_ms = 10000)
+      : base_ms_(base_ms), cap_ms_(cap_ms), rng_(std::random_device{}()) {}
   int DelayMs(int attempt);
 
  private:

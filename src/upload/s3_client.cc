@@ -29,14 +29,16 @@ struct S3Client::Call {
   std::string body_file;  // a file range
   uint64_t offset = 0;
   uint64_t length = 0;
-  std::string sha256;     // raw digest of the body
-  std::string md5;        // raw digest of the body
+  std::string sha256;  // raw digest of the body
+  std::string md5;     // raw digest of the body
 };
 
-Status HashFileRange(const std::string& file, uint64_t offset, uint64_t length,
-                     std::string* sha256, std::string* md5) {
+Status HashFileRange(const std::string& file, uint64_t offset, uint64_t length, std::string* sha256,
+                     std::string* md5) {
   int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return Error(StatusCode::kIoError, "upload: cannot read '" + file + "': " + std::strerror(errno));
+  if (fd < 0)
+    return Error(StatusCode::kIoError,
+                 "upload: cannot read '" + file + "': " + std::strerror(errno));
   StreamHasher hasher;
   std::vector<char> buf(1 << 20);
   uint64_t done = 0;
@@ -47,8 +49,9 @@ Status HashFileRange(const std::string& file, uint64_t offset, uint64_t length,
     if (got <= 0) {
       int err = got < 0 ? errno : 0;
       ::close(fd);
-      return Error(StatusCode::kIoError, "upload: cannot read '" + file + "': " +
-                                             (err ? std::strerror(err) : "file shorter than expected"));
+      return Error(StatusCode::kIoError,
+                   "upload: cannot read '" + file +
+                       "': " + (err ? std::strerror(err) : "file shorter than expected"));
     }
     hasher.Update(buf.data(), static_cast<size_t>(got));
     done += static_cast<uint64_t>(got);
@@ -60,10 +63,13 @@ Status HashFileRange(const std::string& file, uint64_t offset, uint64_t length,
 
 namespace {
 
-bool IsHex(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+bool IsHex(char c) {
+  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
 
 void ReplaceAll(std::string* text, const std::string& what, const std::string& with) {
-  for (size_t at = text->find(what); at != std::string::npos; at = text->find(what, at + with.size())) {
+  for (size_t at = text->find(what); at != std::string::npos;
+       at = text->find(what, at + with.size())) {
     text->replace(at, what.size(), with);
   }
 }
@@ -123,7 +129,8 @@ S3Client::S3Client(HttpClient* http, S3Location location, AwsCredentials credent
       credentials_(std::move(credentials)),
       options_(std::move(options)),
       display_(std::move(display)),
-      aws_endpoint_(EndsWith(location_.host, ".amazonaws.com") || EndsWith(location_.host, ".amazonaws.com.cn")),
+      aws_endpoint_(EndsWith(location_.host, ".amazonaws.com") ||
+                    EndsWith(location_.host, ".amazonaws.com.cn")),
       now_([] { return static_cast<int64_t>(std::time(nullptr)); }),
       sleep_ms_([](int ms) { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); }) {}
 
@@ -202,8 +209,9 @@ bool S3Client::Relocate(const HttpResponse& r) {
   std::string region = r.Header("x-amz-bucket-region");
   // A region name is lowercase letters, digits and '-' ("eu-west-1"); anything else in the
   // header is not followed (it would become part of a host name and of log lines).
-  bool valid = !region.empty() && region.size() <= 32 &&
-               region.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-") == std::string::npos;
+  bool valid =
+      !region.empty() && region.size() <= 32 &&
+      region.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-") == std::string::npos;
   if (!relocate_ || relocated_ || !aws_endpoint_ || !valid || region == location_.region ||
       (r.status != 301 && r.status != 307 && r.status != 400)) {
     return false;
@@ -240,7 +248,8 @@ Status S3Client::Multipart(const std::string& key, const std::string& file, uint
   GSYS_ASSIGN_OR_RETURN(HttpResponse created, Execute(create));
   Result<std::string> upload_id = ParseUploadId(created.body);
   if (!upload_id.ok()) {
-    return Error(StatusCode::kIoError, "upload: " + display_ + ": " + upload_id.status().message().substr(8));
+    return Error(StatusCode::kIoError,
+                 "upload: " + display_ + ": " + upload_id.status().message().substr(8));
   }
   std::vector<std::string> etags;
   Status s = UploadParts(key, file, size, *upload_id, &etags);
@@ -284,7 +293,8 @@ Status S3Client::UploadParts(const std::string& key, const std::string& file, ui
     GSYS_ASSIGN_OR_RETURN(HttpResponse r, Execute(part));
     std::string etag = r.Header("etag");
     if (etag.empty()) {
-      return Error(StatusCode::kIoError, "upload: " + display_ + ": " + part.what + ": the store sent no ETag");
+      return Error(StatusCode::kIoError,
+                   "upload: " + display_ + ": " + part.what + ": the store sent no ETag");
     }
     etags->push_back(etag);
   }
@@ -300,7 +310,8 @@ void S3Client::Abort(const std::string& key, const std::string& upload_id) {
   abort.sha256 = Sha256("");
   Result<HttpResponse> r = Execute(abort);
   Log(r.ok() ? "upload: " + display_ + ": aborted the incomplete multipart upload"
-             : r.status().message() + " (the incomplete upload stays until a lifecycle rule removes it)");
+             : r.status().message() +
+                   " (the incomplete upload stays until a lifecycle rule removes it)");
 }
 
 }  // namespace gsys::upload

@@ -21,8 +21,8 @@ namespace gsys::upload {
 class S3Client {
  public:
   // `http` outlives the client. `display` ("s3://bucket/key") prefixes every message.
-  S3Client(HttpClient* http, S3Location location, AwsCredentials credentials,
-           UploadOptions options, std::string display);
+  S3Client(HttpClient* http, S3Location location, AwsCredentials credentials, UploadOptions options,
+           std::string display);
 
   // Test seams: the clock (Unix seconds) and the sleep between tries.
   void SetClock(std::function<int64_t()> now) { now_ = std::move(now); }
@@ -70,13 +70,13 @@ class S3Client {
 };
 
 // Hashes bytes [offset, offset + length) of `file`: raw SHA-256 and MD5.
-Status HashFileRange(const std::string& file, uint64_t offset, uint64_t length,
-                     std::string* sha256, std::string* md5);
+Status HashFileRange(const std::string& file, uint64_t offset, uint64_t length, std::string* sha256,
+                     std::string* md5);
 
 // Replaces every occurrence of the secret key and the session token in `text` by
 // "[redacted]", the full access key id by its documented form "...ABCD" (last four), and any
-// run of 64 or more hex digits (a SigV4 signature a server echoes back) by "[signature]". Defense in
-// depth: no message should hold them in the first place.
+// run of 64 or more hex digits (a SigV4 signature a server echoes back) by "[signature]". Defense
+// in depth: no message should hold them in the first place.
 std::string Redact(std::string text, const AwsCredentials& credentials);
 
 // `text` as gsys prints it: Redact, then one printable line (common/one_line.h), at most

@@ -16,7 +16,8 @@ Result<ParsedUrl> ParseHttpUrl(const std::string& url, const std::string& what) 
     out.scheme = "http";
     rest = url.substr(7);
   } else {
-    return Error(StatusCode::kInvalidArgument, "upload: " + what + "='" + url + "' is not an http:// or https:// URL");
+    return Error(StatusCode::kInvalidArgument,
+                 "upload: " + what + "='" + url + "' is not an http:// or https:// URL");
   }
   size_t slash = rest.find('/');
   out.authority = rest.substr(0, slash);
@@ -25,7 +26,8 @@ Result<ParsedUrl> ParseHttpUrl(const std::string& url, const std::string& what) 
   if (q != std::string::npos) out.path.resize(q);
   while (EndsWith(out.path, "/")) out.path.pop_back();
   if (out.authority.empty() || out.authority.find('@') != std::string::npos) {
-    return Error(StatusCode::kInvalidArgument, "upload: " + what + "='" + url + "' has no usable host");
+    return Error(StatusCode::kInvalidArgument,
+                 "upload: " + what + "='" + url + "' has no usable host");
   }
   out.host = out.authority;
   std::string default_port = out.scheme == "https" ? ":443" : ":80";

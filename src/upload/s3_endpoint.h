@@ -27,10 +27,10 @@ Result<S3Location> ResolveS3Location(const std::string& bucket, const std::strin
 std::string ObjectPath(const S3Location& location, const std::string& key);
 
 struct ParsedUrl {
-  std::string scheme;  // "http" or "https"
-  std::string host;    // Host header form (port only when not the default)
+  std::string scheme;     // "http" or "https"
+  std::string host;       // Host header form (port only when not the default)
   std::string authority;  // host[:port] as written
-  std::string path;    // "" or "/..." without a trailing '/'
+  std::string path;       // "" or "/..." without a trailing '/'
 };
 
 // Parses "http(s)://host[:port][/path]"; kInvalidArgument naming `what` otherwise.

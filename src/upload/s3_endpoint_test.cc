@@ -32,7 +32,8 @@ TEST(S3EndpointTest, DottedBucketGoesPathStyle) {
 }
 
 TEST(S3EndpointTest, CustomEndpointIsPathStyle) {
-  auto loc = ResolveS3Location("b1", "us-east-1", Env({{"AWS_ENDPOINT_URL", "http://127.0.0.1:9000/"}}));
+  auto loc =
+      ResolveS3Location("b1", "us-east-1", Env({{"AWS_ENDPOINT_URL", "http://127.0.0.1:9000/"}}));
   ASSERT_TRUE(loc.ok());
   EXPECT_EQ(loc->base_url, "http://127.0.0.1:9000");
   EXPECT_EQ(loc->host, "127.0.0.1:9000");
@@ -40,8 +41,9 @@ TEST(S3EndpointTest, CustomEndpointIsPathStyle) {
 }
 
 TEST(S3EndpointTest, S3SpecificEndpointWinsAndDefaultPortDropped) {
-  auto loc = ResolveS3Location("b1", "us-east-1", Env({{"AWS_ENDPOINT_URL", "http://other:1"},
-                                                       {"AWS_ENDPOINT_URL_S3", "https://minio.example:443/base"}}));
+  auto loc = ResolveS3Location("b1", "us-east-1",
+                               Env({{"AWS_ENDPOINT_URL", "http://other:1"},
+                                    {"AWS_ENDPOINT_URL_S3", "https://minio.example:443/base"}}));
   ASSERT_TRUE(loc.ok());
   EXPECT_EQ(loc->host, "minio.example");
   EXPECT_EQ(ObjectPath(*loc, "k"), "/base/b1/k");

@@ -12,7 +12,8 @@ Status UploadToS3(const S3UploadRequest& request, const UploadOptions& options,
                   const Environment& env) {
   // Explicit options win over the environment (as the AWS CLI's --region/--endpoint-url).
   Environment effective = [&](const std::string& name) -> std::optional<std::string> {
-    if (!options.endpoint_url.empty() && (name == "AWS_ENDPOINT_URL_S3" || name == "AWS_ENDPOINT_URL")) {
+    if (!options.endpoint_url.empty() &&
+        (name == "AWS_ENDPOINT_URL_S3" || name == "AWS_ENDPOINT_URL")) {
       return options.endpoint_url;
     }
     return env(name);
@@ -22,8 +23,8 @@ Status UploadToS3(const S3UploadRequest& request, const UploadOptions& options,
   GSYS_ASSIGN_OR_RETURN(std::unique_ptr<HttpClient> http, MakeCurlHttpClient());
   Result<AwsCredentials> credentials = ResolveCredentials(env, http.get());
   if (!credentials.ok()) {
-    return Error(credentials.status().code(),
-                 "upload: " + request.display_dest + ": " + credentials.status().message().substr(8));
+    return Error(credentials.status().code(), "upload: " + request.display_dest + ": " +
+                                                  credentials.status().message().substr(8));
   }
   S3Client client(http.get(), location, *credentials, options, request.display_dest);
   client.SetRelocate([&](const std::string& bucket_region) {

@@ -38,7 +38,9 @@ class XmlParser {
   bool Peek(char c) const { return pos_ < in_.size() && in_[pos_] == c; }
   bool StartsHere(std::string_view s) const { return in_.substr(pos_, s.size()) == s; }
   void SkipSpace() {
-    while (pos_ < in_.size() && (in_[pos_] == ' ' || in_[pos_] == '\t' || in_[pos_] == '\r' || in_[pos_] == '\n')) ++pos_;
+    while (pos_ < in_.size() &&
+           (in_[pos_] == ' ' || in_[pos_] == '\t' || in_[pos_] == '\r' || in_[pos_] == '\n'))
+      ++pos_;
   }
   // Skips up to and including `end`; false if it never comes.
   bool SkipPast(std::string_view end) {
@@ -105,13 +107,20 @@ class XmlParser {
     if (end == std::string_view::npos || end - pos_ > 12) return Err("bad entity");
     std::string_view e = in_.substr(pos_ + 1, end - pos_ - 1);
     pos_ = end + 1;
-    if (e == "lt") *out += '<';
-    else if (e == "gt") *out += '>';
-    else if (e == "amp") *out += '&';
-    else if (e == "quot") *out += '"';
-    else if (e == "apos") *out += '\'';
-    else if (!e.empty() && e[0] == '#') return CharRef(e.substr(1), out);
-    else return Err("unknown entity");
+    if (e == "lt")
+      *out += '<';
+    else if (e == "gt")
+      *out += '>';
+    else if (e == "amp")
+      *out += '&';
+    else if (e == "quot")
+      *out += '"';
+    else if (e == "apos")
+      *out += '\'';
+    else if (!e.empty() && e[0] == '#')
+      return CharRef(e.substr(1), out);
+    else
+      return Err("unknown entity");
     return true;
   }
   bool CharRef(std::string_view digits, std::string* out) {
@@ -120,9 +129,10 @@ class XmlParser {
     if (digits.empty()) return Err("bad character reference");
     uint32_t cp = 0;
     for (char c : digits) {
-      int v = (c >= '0' && c <= '9') ? c - '0'
+      int v = (c >= '0' && c <= '9')          ? c - '0'
               : hex && (c >= 'a' && c <= 'f') ? c - 'a' + 10
-              : hex && (c >= 'A' && c <= 'F') ? c - 'A' + 10 : -1;
+              : hex && (c >= 'A' && c <= 'F') ? c - 'A' + 10
+                                              : -1;
       if (v < 0) return Err("bad character reference");
       cp = cp * (hex ? 16 : 10) + static_cast<uint32_t>(v);
       if (cp > 0x10FFFF) return Err("character reference out of range");
@@ -226,7 +236,8 @@ Result<std::string> ParseUploadId(std::string_view body) {
   if (!doc.ok()) return doc.status();
   const XmlElement* id = doc->Child("UploadId");
   if (doc->name != "InitiateMultipartUploadResult" || id == nullptr || TrimCopy(id->text).empty()) {
-    return Error(StatusCode::kBadInput, "upload: the store's reply to CreateMultipartUpload has no UploadId");
+    return Error(StatusCode::kBadInput,
+                 "upload: the store's reply to CreateMultipartUpload has no UploadId");
   }
   return TrimCopy(id->text);
 }
@@ -235,12 +246,23 @@ std::string XmlEscape(std::string_view text) {
   std::string out;
   for (char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;

@@ -94,7 +94,8 @@ std::string SignedHeaderNames(const HeaderList& headers) {
 std::string CanonicalRequest(const SigV4Request& request) {
   std::string out = request.method + "\n" + request.canonical_uri + "\n" +
                     CanonicalQueryString(request.query) + "\n";
-  for (const auto& [name, value] : CanonicalHeaders(request.headers)) out += name + ":" + value + "\n";
+  for (const auto& [name, value] : CanonicalHeaders(request.headers))
+    out += name + ":" + value + "\n";
   out += "\n" + SignedHeaderNames(request.headers) + "\n" + request.payload_hash;
   return out;
 }
@@ -116,15 +117,17 @@ std::string AuthorizationHeader(const SigV4Request& request, const AwsCredential
                                 const SigV4Scope& scope) {
   std::string key = SigningKey(credentials.secret_access_key, scope.amz_date.substr(0, 8),
                                scope.region, scope.service);
-  std::string signature = HexEncode(HmacSha256(key, StringToSign(CanonicalRequest(request), scope)));
+  std::string signature =
+      HexEncode(HmacSha256(key, StringToSign(CanonicalRequest(request), scope)));
   return std::string(kAlgorithm) + " Credential=" + credentials.access_key_id + "/" + Scope(scope) +
          ", SignedHeaders=" + SignedHeaderNames(request.headers) + ", Signature=" + signature;
 }
 
-void SignRequest(SigV4Request* request, const AwsCredentials& credentials,
-                 const SigV4Scope& scope, bool add_content_sha256) {
+void SignRequest(SigV4Request* request, const AwsCredentials& credentials, const SigV4Scope& scope,
+                 bool add_content_sha256) {
   request->headers.emplace_back("x-amz-date", scope.amz_date);
-  if (add_content_sha256) request->headers.emplace_back("x-amz-content-sha256", request->payload_hash);
+  if (add_content_sha256)
+    request->headers.emplace_back("x-amz-content-sha256", request->payload_hash);
   if (!credentials.session_token.empty()) {
     request->headers.emplace_back("x-amz-security-token", credentials.session_token);
   }

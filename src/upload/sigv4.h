@@ -64,8 +64,8 @@ std::string AuthorizationHeader(const SigV4Request& request, const AwsCredential
 // Adds x-amz-date, x-amz-content-sha256 (when `add_content_sha256`, as S3 requires) and
 // x-amz-security-token (when the credentials have a session token) to `request`, then
 // appends the Authorization header. Call once, after every other header is in place.
-void SignRequest(SigV4Request* request, const AwsCredentials& credentials,
-                 const SigV4Scope& scope, bool add_content_sha256);
+void SignRequest(SigV4Request* request, const AwsCredentials& credentials, const SigV4Scope& scope,
+                 bool add_content_sha256);
 
 // "20150830T123600Z" for a Unix time.
 std::string AmzDate(int64_t unix_seconds);

@@ -70,13 +70,17 @@ TEST(SigV4Test, GetVanilla) {
 TEST(SigV4Test, QueryVectors) {
   EXPECT_EQ(SignatureOf(SignSuite(SuiteRequest("GET", "/", {{"Param1", "value1"}}))),
             "a67d582fa61cc504c4bae71f336f98b97f1ea3c7a6bfe1b6e45aec72011b9aeb");  // empty-query-key
-  EXPECT_EQ(SignatureOf(SignSuite(SuiteRequest("GET", "/", {{"Param2", "value2"}, {"Param1", "value1"}}))),
+  EXPECT_EQ(SignatureOf(
+                SignSuite(SuiteRequest("GET", "/", {{"Param2", "value2"}, {"Param1", "value1"}}))),
             "b97d918cfa904a5beff61c982a1b6f458b799221646efd99d3219ec94cdf2500");  // order-key-case
-  EXPECT_EQ(SignatureOf(SignSuite(SuiteRequest("GET", "/", {{"Param1", "value2"}, {"Param1", "Value1"}}))),
+  EXPECT_EQ(SignatureOf(
+                SignSuite(SuiteRequest("GET", "/", {{"Param1", "value2"}, {"Param1", "Value1"}}))),
             "eedbc4e291e521cf13422ffca22be7d2eb8146eecf653089df300a15b2382bd1");  // order-key
-  EXPECT_EQ(SignatureOf(SignSuite(SuiteRequest("GET", "/", {{"Param1", "value2"}, {"Param1", "value1"}}))),
+  EXPECT_EQ(SignatureOf(
+                SignSuite(SuiteRequest("GET", "/", {{"Param1", "value2"}, {"Param1", "value1"}}))),
             "5772eed61e12b33fae39ee5e7012498b51d56abc0abb7c60486157bd471c4694");  // order-value
-  const std::string unreserved = "-._~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+  const std::string unreserved =
+      "-._~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
   EXPECT_EQ(SignatureOf(SignSuite(SuiteRequest("GET", "/", {{unreserved, unreserved}}))),
             "9c3e54bfcdf0b19771a7f523ee5669cdf59bc7cc0884027167c21bb143a40197");
   EXPECT_EQ(SignatureOf(SignSuite(SuiteRequest("GET", "/" + UriEncode(unreserved, false), {}))),
@@ -84,13 +88,21 @@ TEST(SigV4Test, QueryVectors) {
 }
 
 TEST(SigV4Test, HeaderVectors) {
-  EXPECT_EQ(SignSuite(SuiteRequest("GET", "/", {}, {{"My-Header1", " value1"}, {"My-Header2", " \"a   b   c\""}})),
-            "AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20150830/us-east-1/service/aws4_request, "
-            "SignedHeaders=host;my-header1;my-header2;x-amz-date, "
-            "Signature=acc3ed3afb60bb290fc8d2dd0098b9911fcaa05412b367055dee359757a9c736");  // value-trim
-  EXPECT_EQ(SignatureOf(SignSuite(SuiteRequest("GET", "/", {}, {{"My-Header1", "value2"}, {"My-Header1", "value2"}, {"My-Header1", "value1"}}))),
+  EXPECT_EQ(
+      SignSuite(SuiteRequest("GET", "/", {},
+                             {{"My-Header1", " value1"}, {"My-Header2", " \"a   b   c\""}})),
+      "AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20150830/us-east-1/service/aws4_request, "
+      "SignedHeaders=host;my-header1;my-header2;x-amz-date, "
+      "Signature=acc3ed3afb60bb290fc8d2dd0098b9911fcaa05412b367055dee359757a9c736");  // value-trim
+  EXPECT_EQ(SignatureOf(SignSuite(SuiteRequest(
+                "GET", "/", {},
+                {{"My-Header1", "value2"}, {"My-Header1", "value2"}, {"My-Header1", "value1"}}))),
             "c9d5ea9f3f72853aea855b47ea873832890dbdd183b4468f858259531a5138ea");  // key-duplicate
-  EXPECT_EQ(SignatureOf(SignSuite(SuiteRequest("GET", "/", {}, {{"My-Header1", "value4"}, {"My-Header1", "value1"}, {"My-Header1", "value3"}, {"My-Header1", "value2"}}))),
+  EXPECT_EQ(SignatureOf(SignSuite(SuiteRequest("GET", "/", {},
+                                               {{"My-Header1", "value4"},
+                                                {"My-Header1", "value1"},
+                                                {"My-Header1", "value3"},
+                                                {"My-Header1", "value2"}}))),
             "08c7e5a9acfcfeb3ab6b2185e75ce8b1deb5e634ec47601a50643f830c755c01");  // value-order
   EXPECT_EQ(SignatureOf(SignSuite(SuiteRequest("POST", "/", {}))),
             "5da7c1a2acd57cee7505fc6676e4e544621c30862966e37dddb68e92efbe5d6b");  // post-vanilla
@@ -101,9 +113,12 @@ TEST(SigV4Test, HeaderVectors) {
 TEST(SigV4Test, SessionTokenIsSigned) {  // post-sts-token/post-sts-header-before
   AwsCredentials creds = SuiteCredentials();
   creds.session_token =
-      "AQoDYXdzEPT//////////wEXAMPLEtc764bNrC9SAPBSM22wDOk4x4HIZ8j4FZTwdQWLWsKWHGBuFqwAeMicRXmxfpSPf"
-      "IeoIYRqTflfKD8YUuwthAx7mSEI/qkPpKPi/kMcGdQrmGdeehM4IC1NtBmUpp2wUE8phUZampKsburEDy0KPkyQDYwT7WZ"
-      "0wq5VSXDvp75YU9HFvlRd8Tx6q6fE8YQcHNVXAkiY9q6d+xo0rKwT38xVqr7ZD0u0iPPkUL64lIZbqBAz+scqKmlzm8FDr"
+      "AQoDYXdzEPT//////////"
+      "wEXAMPLEtc764bNrC9SAPBSM22wDOk4x4HIZ8j4FZTwdQWLWsKWHGBuFqwAeMicRXmxfpSPf"
+      "IeoIYRqTflfKD8YUuwthAx7mSEI/qkPpKPi/"
+      "kMcGdQrmGdeehM4IC1NtBmUpp2wUE8phUZampKsburEDy0KPkyQDYwT7WZ"
+      "0wq5VSXDvp75YU9HFvlRd8Tx6q6fE8YQcHNVXAkiY9q6d+xo0rKwT38xVqr7ZD0u0iPPkUL64lIZbqBAz+"
+      "scqKmlzm8FDr"
       "ypNC9Yjc8fPOLn9FX9KSYvKTr4rvx3iSIlTJabIQwj2ICCR/oLxBA==";
   SigV4Request r = SuiteRequest("POST", "/", {});
   SignRequest(&r, creds, kSuiteScope, false);
@@ -112,14 +127,15 @@ TEST(SigV4Test, SessionTokenIsSigned) {  // post-sts-token/post-sts-header-befor
             "SignedHeaders=host;x-amz-date;x-amz-security-token, "
             "Signature=85d96828115b5dc0cfc3bd16ad9e210dd772bbebba041836c64533a82be05ead");
   bool token_sent = false;
-  for (auto& [k, v] : r.headers) token_sent |= (k == "x-amz-security-token" && v == creds.session_token);
+  for (auto& [k, v] : r.headers)
+    token_sent |= (k == "x-amz-security-token" && v == creds.session_token);
   EXPECT_TRUE(token_sent);
 }
 
 // S3 API reference, "Examples: Signature Calculations" (header-based auth).
 SigV4Request S3DocRequest(const std::string& method, const std::string& uri,
-                          std::vector<std::pair<std::string, std::string>> query,
-                          HeaderList extra, const std::string& payload_hash) {
+                          std::vector<std::pair<std::string, std::string>> query, HeaderList extra,
+                          const std::string& payload_hash) {
   SigV4Request r;
   r.method = method;
   r.canonical_uri = uri;
@@ -132,23 +148,28 @@ SigV4Request S3DocRequest(const std::string& method, const std::string& uri,
 }
 
 TEST(SigV4Test, S3GetObject) {
-  SigV4Request r = S3DocRequest("GET", "/test.txt", {}, {{"Range", "bytes=0-9"}}, kEmptyPayloadSha256);
+  SigV4Request r =
+      S3DocRequest("GET", "/test.txt", {}, {{"Range", "bytes=0-9"}}, kEmptyPayloadSha256);
   const std::string& auth = r.headers.back().second;
-  EXPECT_NE(auth.find("Credential=AKIAIOSFODNN7EXAMPLE/20130524/us-east-1/s3/aws4_request"), std::string::npos);
-  EXPECT_NE(auth.find("SignedHeaders=host;range;x-amz-content-sha256;x-amz-date,"), std::string::npos);
+  EXPECT_NE(auth.find("Credential=AKIAIOSFODNN7EXAMPLE/20130524/us-east-1/s3/aws4_request"),
+            std::string::npos);
+  EXPECT_NE(auth.find("SignedHeaders=host;range;x-amz-content-sha256;x-amz-date,"),
+            std::string::npos);
   EXPECT_EQ(SignatureOf(auth), "f0e8bdb87c964420e857bd35b5d6ed310bd44f0170aba48dd91039c6036bdb41");
 }
 
 TEST(SigV4Test, S3PutObject) {
   std::string payload_hash = Sha256Hex("Welcome to Amazon S3.");
   EXPECT_EQ(payload_hash, "44ce7dd67c959e0d3524ffac1771dfbba87d2b6b4b4e99e42034a8b803f8b072");
-  SigV4Request r = S3DocRequest("PUT", "/" + UriEncode("test$file.text", false), {},
-                                {{"Date", "Fri, 24 May 2013 00:00:00 GMT"},
-                                 {"x-amz-storage-class", "REDUCED_REDUNDANCY"}},
-                                payload_hash);
+  SigV4Request r = S3DocRequest(
+      "PUT", "/" + UriEncode("test$file.text", false), {},
+      {{"Date", "Fri, 24 May 2013 00:00:00 GMT"}, {"x-amz-storage-class", "REDUCED_REDUNDANCY"}},
+      payload_hash);
   EXPECT_EQ(r.canonical_uri, "/test%24file.text");
   const std::string& auth = r.headers.back().second;
-  EXPECT_NE(auth.find("SignedHeaders=date;host;x-amz-content-sha256;x-amz-date;x-amz-storage-class,"), std::string::npos);
+  EXPECT_NE(
+      auth.find("SignedHeaders=date;host;x-amz-content-sha256;x-amz-date;x-amz-storage-class,"),
+      std::string::npos);
   EXPECT_EQ(SignatureOf(auth), "98ad721746da40c64f1a55b78f14c238d841ea1380cd77a1b5971af0ece108bd");
 }
 
@@ -157,7 +178,8 @@ TEST(SigV4Test, S3GetBucketLifecycleAndList) {
   EXPECT_EQ(CanonicalRequest(life).substr(0, 17), "GET\n/\nlifecycle=\n");
   EXPECT_EQ(SignatureOf(life.headers.back().second),
             "fea454ca298b7da1c68078a5d1bdbfbbe0d65c699e0f91ac7a200a0136783543");
-  SigV4Request list = S3DocRequest("GET", "/", {{"prefix", "J"}, {"max-keys", "2"}}, {}, kEmptyPayloadSha256);
+  SigV4Request list =
+      S3DocRequest("GET", "/", {{"prefix", "J"}, {"max-keys", "2"}}, {}, kEmptyPayloadSha256);
   EXPECT_EQ(CanonicalQueryString(list.query), "max-keys=2&prefix=J");
   EXPECT_EQ(SignatureOf(list.headers.back().second),
             "34b48302e7b5fa45bde8084f4b7868a86f0a534bc59db6670ed5711ef69dc6f7");
@@ -211,7 +233,8 @@ TEST(CryptoTest, KnownDigests) {
   EXPECT_EQ(HexEncode(HmacSha256("Jefe", "what do ya want for nothing?")),
             "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
   // RFC 4231 test case 6: a key longer than the block is hashed first.
-  EXPECT_EQ(HexEncode(HmacSha256(std::string(131, '\xaa'), "Test Using Larger Than Block-Size Key - Hash Key First")),
+  EXPECT_EQ(HexEncode(HmacSha256(std::string(131, '\xaa'),
+                                 "Test Using Larger Than Block-Size Key - Hash Key First")),
             "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54");
   StreamHasher h;
   h.Update("a", 1);

@@ -15,8 +15,8 @@ namespace gsys::upload {
 
 struct UploadOptions {
   uint64_t multipart_threshold_bytes = 64ull << 20;  // at or above: multipart
-  uint64_t part_size_bytes = 16ull << 20;            // >= 5 MiB for real S3; tests may force smaller
-  int max_attempts = 5;                              // retries with exponential backoff + jitter
+  uint64_t part_size_bytes = 16ull << 20;  // >= 5 MiB for real S3; tests may force smaller
+  int max_attempts = 5;                    // retries with exponential backoff + jitter
   // S3 region and endpoint; empty: from the environment (AWS_REGION..., AWS_ENDPOINT_URL...).
   std::string region;
   std::string endpoint_url;

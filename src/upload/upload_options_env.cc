@@ -8,8 +8,10 @@ namespace gsys::upload {
 std::optional<uint64_t> ParseByteSize(const std::string& text) {
   std::string t = ToLower(Trim(text));
   uint64_t mult = 1;
-  if (EndsWith(t, "ib") && t.size() >= 3) t.resize(t.size() - 2);  // "5MiB" -> "5m"
-  else if (EndsWith(t, "b")) t.pop_back();                          // "5MB" -> "5m", "7b" -> "7"
+  if (EndsWith(t, "ib") && t.size() >= 3)
+    t.resize(t.size() - 2);  // "5MiB" -> "5m"
+  else if (EndsWith(t, "b"))
+    t.pop_back();  // "5MB" -> "5m", "7b" -> "7"
   if (!t.empty()) {
     char last = t.back();
     if (last == 'k') mult = 1ull << 10;
@@ -27,17 +29,23 @@ std::optional<uint64_t> ParseByteSize(const std::string& text) {
 Result<UploadOptions> ApplyEnvironmentOverrides(UploadOptions base, const Environment& env) {
   if (auto v = NonEmpty(env, "GSYS_UPLOAD_MULTIPART_THRESHOLD")) {
     auto n = ParseByteSize(*v);
-    if (!n) return Error(StatusCode::kInvalidArgument, "upload: GSYS_UPLOAD_MULTIPART_THRESHOLD='" + *v + "' is not a size");
+    if (!n)
+      return Error(StatusCode::kInvalidArgument,
+                   "upload: GSYS_UPLOAD_MULTIPART_THRESHOLD='" + *v + "' is not a size");
     base.multipart_threshold_bytes = *n;
   }
   if (auto v = NonEmpty(env, "GSYS_UPLOAD_PART_SIZE")) {
     auto n = ParseByteSize(*v);
-    if (!n || *n == 0) return Error(StatusCode::kInvalidArgument, "upload: GSYS_UPLOAD_PART_SIZE='" + *v + "' is not a positive size");
+    if (!n || *n == 0)
+      return Error(StatusCode::kInvalidArgument,
+                   "upload: GSYS_UPLOAD_PART_SIZE='" + *v + "' is not a positive size");
     base.part_size_bytes = *n;
   }
   if (auto v = NonEmpty(env, "GSYS_UPLOAD_MAX_ATTEMPTS")) {
     auto n = ParseInt64(*v);
-    if (!n || *n < 1 || *n > 100) return Error(StatusCode::kInvalidArgument, "upload: GSYS_UPLOAD_MAX_ATTEMPTS='" + *v + "' is not 1..100");
+    if (!n || *n < 1 || *n > 100)
+      return Error(StatusCode::kInvalidArgument,
+                   "upload: GSYS_UPLOAD_MAX_ATTEMPTS='" + *v + "' is not 1..100");
     base.max_attempts = static_cast<int>(*n);
   }
   if (base.part_size_bytes == 0) base.part_size_bytes = 1;

@@ -39,8 +39,8 @@ TEST(UploadOptionsEnvTest, DefaultsWithoutVariables) {
 
 TEST(UploadOptionsEnvTest, Overrides) {
   auto o = ApplyEnvironmentOverrides({}, FakeEnv({{"GSYS_UPLOAD_PART_SIZE", "5M"},
-                                                   {"GSYS_UPLOAD_MULTIPART_THRESHOLD", "8M"},
-                                                   {"GSYS_UPLOAD_MAX_ATTEMPTS", "2"}}));
+                                                  {"GSYS_UPLOAD_MULTIPART_THRESHOLD", "8M"},
+                                                  {"GSYS_UPLOAD_MAX_ATTEMPTS", "2"}}));
   ASSERT_TRUE(o.ok());
   EXPECT_EQ(o->part_size_bytes, 5ull << 20);
   EXPECT_EQ(o->multipart_threshold_bytes, 8ull << 20);
@@ -48,8 +48,8 @@ TEST(UploadOptionsEnvTest, Overrides) {
 }
 
 TEST(UploadOptionsEnvTest, BadValuesNameTheVariable) {
-  for (const char* var : {"GSYS_UPLOAD_PART_SIZE", "GSYS_UPLOAD_MULTIPART_THRESHOLD",
-                          "GSYS_UPLOAD_MAX_ATTEMPTS"}) {
+  for (const char* var :
+       {"GSYS_UPLOAD_PART_SIZE", "GSYS_UPLOAD_MULTIPART_THRESHOLD", "GSYS_UPLOAD_MAX_ATTEMPTS"}) {
     auto o = ApplyEnvironmentOverrides({}, FakeEnv({{var, "lots"}}));
     ASSERT_FALSE(o.ok());
     EXPECT_NE(o.status().message().find(var), std::string::npos);

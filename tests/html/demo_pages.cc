@@ -15,15 +15,19 @@ using namespace gsys::html;
 const char* kEvil = "<script>alert('x')</script> & \"q\"";
 
 Page AllBlocks() {
-  Page page{"Every block", std::string("Synthetic page. ") + kEvil, {},
-            std::string("Made by ") + kEvil, {std::string("Data warning ") + kEvil}};
+  Page page{"Every block",
+            std::string("Synthetic page. ") + kEvil,
+            {},
+            std::string("Made by ") + kEvil,
+            {std::string("Data warning ") + kEvil}};
   page.blocks.push_back(std::string("A paragraph with ") + kEvil + "\nand a second line.");
   HeatMap map{"Heat map", {}, {}, {}};
   for (int b = 0; b < 60; ++b) map.bin_starts_s.push_back(b * 0.25);
   for (int r = 0; r < 4; ++r) {
     map.row_labels.push_back(r == 3 ? std::string(kEvil) : "GPU " + std::to_string(r));
     std::vector<double> row;
-    for (int b = 0; b < 60; ++b) row.push_back(r == 0 ? b * 100.0 / 59 : (b + r * 13) % 60 < 30 ? 100 : 20);
+    for (int b = 0; b < 60; ++b)
+      row.push_back(r == 0 ? b * 100.0 / 59 : (b + r * 13) % 60 < 30 ? 100 : 20);
     map.values.push_back(row);
   }
   map.values[2][5] = NAN;
@@ -38,7 +42,8 @@ Page AllBlocks() {
     line.series.push_back(series);
   }
   page.blocks.push_back(line);
-  page.blocks.push_back(BarChart{"Bar chart", "Total time (ms)",
+  page.blocks.push_back(BarChart{"Bar chart",
+                                 "Total time (ms)",
                                  {"gemm_kernel", kEvil, "nccl_allreduce", "copy"},
                                  {272.3, 38.2, 25.4, 6.6}});
   Table table{"Table", {{"Name"}, {"Time (ns)", true}, {"Count", true}}, {}};

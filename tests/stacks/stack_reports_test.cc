@@ -27,7 +27,9 @@
 
 // Functions the synthetic stacks point into (C names: the symbolizer demangles C++ ones).
 extern "C" __attribute__((noinline, used)) int gsys_test_launch_site(int x) { return x * 3 + 1; }
-extern "C" __attribute__((noinline, used)) int gsys_test_caller(int x) { return gsys_test_launch_site(x) + 2; }
+extern "C" __attribute__((noinline, used)) int gsys_test_caller(int x) {
+  return gsys_test_launch_site(x) + 2;
+}
 extern "C" __attribute__((noinline, used)) int gsys_test_hot(int x) { return x * 5 + 7; }
 extern "C" __attribute__((noinline, used)) int gsys_test_cold(int x) { return x * 11 + 13; }
 
@@ -70,9 +72,9 @@ void AddModule(fmt::StreamBuilder& b, uint64_t bias, uint64_t start, uint64_t en
 
 void AddSite(fmt::StreamBuilder& b, int64_t corr, std::vector<uint64_t> frames,
              const std::string& python) {
-  fmt::StackSiteBody s{corr, static_cast<uint32_t>(fmt::StackSite::kCuda),
-                       static_cast<uint16_t>(frames.size()), 0,
-                       static_cast<uint32_t>(python.size()), 0};
+  fmt::StackSiteBody s{
+      corr, static_cast<uint32_t>(fmt::StackSite::kCuda), static_cast<uint16_t>(frames.size()),
+      0,    static_cast<uint32_t>(python.size()),         0};
   std::string_view bytes(reinterpret_cast<const char*>(frames.data()), frames.size() * 8);
   b.Add(fmt::kStackSite, kTid, s, bytes, python);
 }
@@ -141,16 +143,28 @@ class StackReportsTest : public ::testing::Test {
     // Call 7: the driver frame, then the launch site, then its caller; Python: a library frame
     // (innermost) above the user's line.
     AddSite(cpu, 7, {cuda_frame, Inside(gsys_test_launch_site), Inside(gsys_test_caller)},
-            "/usr/lib/python3/dist-packages/torch/nn/functional.py\x1f" "2380\x1f" "conv2d\n"
-            "/home/u/train.py\x1f" "42\x1f" "Net.forward\n"
-            "/home/u/train.py\x1f" "60\x1f" "<module>\n");
+            "/usr/lib/python3/dist-packages/torch/nn/functional.py\x1f"
+            "2380\x1f"
+            "conv2d\n"
+            "/home/u/train.py\x1f"
+            "42\x1f"
+            "Net.forward\n"
+            "/home/u/train.py\x1f"
+            "60\x1f"
+            "<module>\n");
     // Call 8: no Python, the caller itself launches.
     AddSite(cpu, 8, {cuda_frame, Inside(gsys_test_caller)}, "");
     // Call 9 repeats call 7's stack: one callchain for both.
     AddSite(cpu, 9, {cuda_frame, Inside(gsys_test_launch_site), Inside(gsys_test_caller)},
-            "/usr/lib/python3/dist-packages/torch/nn/functional.py\x1f" "2380\x1f" "conv2d\n"
-            "/home/u/train.py\x1f" "42\x1f" "Net.forward\n"
-            "/home/u/train.py\x1f" "60\x1f" "<module>\n");
+            "/usr/lib/python3/dist-packages/torch/nn/functional.py\x1f"
+            "2380\x1f"
+            "conv2d\n"
+            "/home/u/train.py\x1f"
+            "42\x1f"
+            "Net.forward\n"
+            "/home/u/train.py\x1f"
+            "60\x1f"
+            "<module>\n");
     for (int i = 0; i < 10; ++i) {
       uint64_t leaf = reinterpret_cast<uint64_t>(i < 8 ? &gsys_test_hot : &gsys_test_cold) + 1;
       AddSample(cpu, kT0 + 1000 + i * 1000, {leaf, Inside(gsys_test_caller)});
@@ -180,8 +194,9 @@ class StackReportsTest : public ::testing::Test {
   void TearDown() override { fs::remove_all(dir_); }
 
   void Write(fmt::StreamBuilder& b, uint64_t id) {
-    std::ofstream out(dir_ / "s" / (std::to_string(kPid) + "-" + std::to_string(id) + fmt::kStreamFileSuffix),
-                      std::ios::binary);
+    std::ofstream out(
+        dir_ / "s" / (std::to_string(kPid) + "-" + std::to_string(id) + fmt::kStreamFileSuffix),
+        std::ios::binary);
     out.write(reinterpret_cast<const char*>(b.bytes().data()),
               static_cast<std::streamsize>(b.bytes().size()));
   }
@@ -228,8 +243,9 @@ TEST_F(StackReportsTest, CallchainsAreSymbolizedAndLinkedToApiRows) {
       "SELECT group_concat(s.value, ',') FROM (SELECT * FROM GSYS_PYTHON_CALLCHAINS WHERE id = 1"
       " ORDER BY stackDepth) p JOIN StringIds s ON s.id = p.frameId");
   ASSERT_TRUE(py.ok());
-  EXPECT_EQ(**py, "/usr/lib/python3/dist-packages/torch/nn/functional.py:2380 conv2d,"
-                  "/home/u/train.py:42 Net.forward,/home/u/train.py:60 <module>");
+  EXPECT_EQ(**py,
+            "/usr/lib/python3/dist-packages/torch/nn/functional.py:2380 conv2d,"
+            "/home/u/train.py:42 Net.forward,/home/u/train.py:60 <module>");
 }
 
 TEST_F(StackReportsTest, CudaApiCallersRanksSitesByGpuTime) {

@@ -29,7 +29,8 @@ Describe DescribeValues(std::vector<int64_t>& values) {
       long double diff = static_cast<long double>(v) - static_cast<long double>(mean);
       ss += diff * diff;
     }
-    d.std = Round1(static_cast<double>(std::sqrt(ss / static_cast<long double>(values.size() - 1))));
+    d.std =
+        Round1(static_cast<double>(std::sqrt(ss / static_cast<long double>(values.size() - 1))));
   }
   d.min = values.front();
   d.max = values.back();
@@ -47,15 +48,15 @@ Describe DescribeValues(std::vector<int64_t>& values) {
 }
 
 const std::vector<std::string>& DescribeColumns() {
-  static const std::vector<std::string> kColumns = {"Count", "Mean", "Std", "Min", "Q1",
-                                                    "Median", "Q3", "Max", "Sum"};
+  static const std::vector<std::string> kColumns = {"Count",  "Mean", "Std", "Min", "Q1",
+                                                    "Median", "Q3",   "Max", "Sum"};
   return kColumns;
 }
 
 const std::vector<std::string>& MergedColumns() {
-  static const std::vector<std::string> kColumns = {
-      "Count", "Mean", "Std (approx)", "Min", "Q1 (approx)", "Median (approx)", "Q3 (approx)",
-      "Max", "Sum"};
+  static const std::vector<std::string> kColumns = {"Count",       "Mean",        "Std (approx)",
+                                                    "Min",         "Q1 (approx)", "Median (approx)",
+                                                    "Q3 (approx)", "Max",         "Sum"};
   return kColumns;
 }
 
@@ -113,8 +114,8 @@ std::vector<Cell> MergeDescribe(const std::vector<Describe>& per_rank) {
   std::sort(medians.begin(), medians.end());
   Cell std_cell = std_n ? Cell(Round1(std_sum / std_n)) : Cell(std::monostate{});
   double mean = count ? Round1(static_cast<double>(sum) / static_cast<double>(count)) : 0.0;
-  return {count, mean, std_cell, mn, Round1(q1), Round1(Quantile(medians, 0.5)), Round1(q3), mx,
-          sum};
+  return {count,      mean, std_cell, mn, Round1(q1), Round1(Quantile(medians, 0.5)),
+          Round1(q3), mx,   sum};
 }
 
 }  // namespace gsys::analysis::recipe

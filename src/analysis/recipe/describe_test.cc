@@ -35,13 +35,13 @@ TEST(DescribeTest, InterpolatesQuartilesAndHasNoStdForOneValue) {
 TEST(DescribeTest, MergesRanksAsAllStats) {
   std::vector<int64_t> a = {10, 20, 30}, b = {100, 200};
   std::vector<Cell> m = MergeDescribe({DescribeValues(a), DescribeValues(b)});
-  EXPECT_EQ(std::get<int64_t>(m[0]), 5);                 // Count
-  EXPECT_DOUBLE_EQ(std::get<double>(m[1]), 72.0);        // Mean = 360 / 5
-  EXPECT_DOUBLE_EQ(std::get<double>(m[2]), 40.4);  // mean of per-rank Std (10, 70.7)
-  EXPECT_EQ(std::get<int64_t>(m[3]), 10);                // Min
-  EXPECT_DOUBLE_EQ(std::get<double>(m[4]), 15.0);        // min of Q1
-  EXPECT_DOUBLE_EQ(std::get<double>(m[5]), 85.0);        // median of medians (20, 150)
-  EXPECT_DOUBLE_EQ(std::get<double>(m[6]), 175.0);       // max of Q3
+  EXPECT_EQ(std::get<int64_t>(m[0]), 5);            // Count
+  EXPECT_DOUBLE_EQ(std::get<double>(m[1]), 72.0);   // Mean = 360 / 5
+  EXPECT_DOUBLE_EQ(std::get<double>(m[2]), 40.4);   // mean of per-rank Std (10, 70.7)
+  EXPECT_EQ(std::get<int64_t>(m[3]), 10);           // Min
+  EXPECT_DOUBLE_EQ(std::get<double>(m[4]), 15.0);   // min of Q1
+  EXPECT_DOUBLE_EQ(std::get<double>(m[5]), 85.0);   // median of medians (20, 150)
+  EXPECT_DOUBLE_EQ(std::get<double>(m[6]), 175.0);  // max of Q3
   EXPECT_EQ(std::get<int64_t>(m[7]), 200);
   EXPECT_EQ(std::get<int64_t>(m[8]), 360);
 }

@@ -62,9 +62,9 @@ Status Scan(const Recipe& recipe, const RecipeOptions& options, RankInfo* info) 
   GSYS_ASSIGN_OR_RETURN(ReportReader reader, ReportReader::Open(info->path));
   info->version = reader.ProducerVersion();
   info->data_warnings = report::DataWarnings(reader);  // before the filters hide rows
-  GSYS_ASSIGN_OR_RETURN(auto utc, reader.db().QueryInt(
-                                      "SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME "
-                                      "WHERE utcEpochNs IS NOT NULL LIMIT 1"));
+  GSYS_ASSIGN_OR_RETURN(
+      auto utc, reader.db().QueryInt("SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME "
+                                     "WHERE utcEpochNs IS NOT NULL LIMIT 1"));
   info->session_start_utc = utc;
   GSYS_ASSIGN_OR_RETURN(std::string reason, ApplyFilters(reader, options));
   if (reason.empty()) {
@@ -83,8 +83,7 @@ Status Scan(const Recipe& recipe, const RecipeOptions& options, RankInfo* info) 
     std::string hi = dot == std::string::npos ? "end" : lo;
     GSYS_ASSIGN_OR_RETURN(bool rows, reader.HasRows(table));
     if (!rows) continue;
-    GSYS_ASSIGN_OR_RETURN(auto first,
-                          reader.db().QueryInt("SELECT min(" + lo + ") FROM " + table));
+    GSYS_ASSIGN_OR_RETURN(auto first, reader.db().QueryInt("SELECT min(" + lo + ") FROM " + table));
     GSYS_ASSIGN_OR_RETURN(auto last, reader.db().QueryInt("SELECT max(" + hi + ") FROM " + table));
     if (first) info->first_ns = std::min(info->first_ns.value_or(*first), *first);
     if (last) info->last_ns = std::max(info->last_ns.value_or(*last), *last);
@@ -124,9 +123,8 @@ Result<std::optional<Bundle>> MapRank(const Recipe& recipe, const RecipeOptions&
   if (ctx.skip_reason.empty()) {
     auto bundle = recipe.Map(ctx);
     if (!bundle.ok()) {
-      return Error(bundle.status().code(),
-                   "recipe: " + recipe.name() + " failed on '" + info->path + "': " +
-                       bundle.status().message());
+      return Error(bundle.status().code(), "recipe: " + recipe.name() + " failed on '" +
+                                               info->path + "': " + bundle.status().message());
     }
     if (ctx.skip_reason.empty()) return std::optional<Bundle>(std::move(bundle).value());
   }
@@ -175,8 +173,9 @@ void Align(std::vector<RankInfo>* ranks, bool disabled, std::vector<std::string>
   if (disabled) return;
   for (const auto& [set, ok] : complete) {
     if (!ok && ranks->size() > 1) {
-      notes->push_back("sessions not aligned: some reports have no session start time "
-                       "(TARGET_INFO_SESSION_START_TIME)");
+      notes->push_back(
+          "sessions not aligned: some reports have no session start time "
+          "(TARGET_INFO_SESSION_START_TIME)");
     }
   }
 }
@@ -244,10 +243,9 @@ void PutInfo(std::string* out, const RankInfo& r) {
 bool GetInfo(ByteReader* in, RankInfo* r) {
   int64_t rank, set, has_utc, utc, has_first, first, has_last, last, skipped;
   bool ok = in->Int(&rank) && in->Int(&set) && in->Bytes(&r->path) && in->Bytes(&r->file) &&
-            in->Bytes(&r->version) && in->Int(&has_utc) && in->Int(&utc) &&
-            in->Int(&r->offset) && in->Int(&has_first) && in->Int(&first) &&
-            in->Int(&has_last) && in->Int(&last) && in->Int(&skipped) &&
-            in->Bytes(&r->skip_reason);
+            in->Bytes(&r->version) && in->Int(&has_utc) && in->Int(&utc) && in->Int(&r->offset) &&
+            in->Int(&has_first) && in->Int(&first) && in->Int(&has_last) && in->Int(&last) &&
+            in->Int(&skipped) && in->Bytes(&r->skip_reason);
   int64_t warnings = 0;
   if (!ok || !in->Int(&warnings) || warnings < 0) return false;
   r->data_warnings.clear();
@@ -409,8 +407,8 @@ Result<RecipeRun> RunRecipe(const RunRequest& request, Communicator* comm) {
     GSYS_ASSIGN_OR_RETURN(std::string got, comm->Broadcast(blob));
     ByteReader in(got);
     int64_t bins = 0;
-    if (!GetStatus(&in, &verdict) || !in.Int(&run.params.origin) ||
-        !in.Int(&run.params.bin_size) || !in.Int(&bins)) {
+    if (!GetStatus(&in, &verdict) || !in.Int(&run.params.origin) || !in.Int(&run.params.bin_size) ||
+        !in.Int(&bins)) {
       return kCorrupt;
     }
     run.params.bins = static_cast<int>(bins);
@@ -471,8 +469,8 @@ Result<RecipeRun> RunRecipe(const RunRequest& request, Communicator* comm) {
             std::string name;
             SpilledPart part;
             if (!in.Bytes(&name) || !in.Int(&part.rows)) return kCorrupt;
-            part.path = p == 0 ? parts[i].at(name).path : PartPath(run.scratch->path(),
-                                                                    ranks[i], name);
+            part.path =
+                p == 0 ? parts[i].at(name).path : PartPath(run.scratch->path(), ranks[i], name);
             parts[i][name] = std::move(part);
           }
           ranks[i].skipped = skipped != 0;

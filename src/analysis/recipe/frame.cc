@@ -244,8 +244,13 @@ Result<Bundle> DecodeBundle(std::string_view data) {
         std::string text;
         if (!in.Int(&kind)) return bad;
         switch (kind) {
-          case 0: cell = std::monostate{}; break;
-          case 1: if (!in.Int(&value)) return bad; cell = value; break;
+          case 0:
+            cell = std::monostate{};
+            break;
+          case 1:
+            if (!in.Int(&value)) return bad;
+            cell = value;
+            break;
           case 2: {
             if (!in.Int(&value)) return bad;
             double d = 0;
@@ -253,8 +258,12 @@ Result<Bundle> DecodeBundle(std::string_view data) {
             cell = d;
             break;
           }
-          case 3: if (!in.Bytes(&text)) return bad; cell = std::move(text); break;
-          default: return bad;
+          case 3:
+            if (!in.Bytes(&text)) return bad;
+            cell = std::move(text);
+            break;
+          default:
+            return bad;
         }
       }
     }

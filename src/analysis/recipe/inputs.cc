@@ -35,7 +35,8 @@ Result<std::string> Readable(const fs::path& path) {
   return Error(StatusCode::kUnsupported,
                "recipe: '" + path.string() +
                    "' is an nsys capture file; gsys reads its SQLite export: run 'nsys export "
-                   "--type sqlite " + path.string() + "' first");
+                   "--type sqlite " +
+                   path.string() + "' first");
 }
 
 }  // namespace
@@ -92,7 +93,8 @@ Result<std::vector<InputFile>> ExpandInputs(const std::vector<std::string>& valu
     }
     std::sort(in_dir.begin(), in_dir.end(),
               [](const auto& a, const auto& b) { return a.file < b.file; });
-    if (limit && in_dir.size() > static_cast<size_t>(*limit)) in_dir.resize(static_cast<size_t>(*limit));
+    if (limit && in_dir.size() > static_cast<size_t>(*limit))
+      in_dir.resize(static_cast<size_t>(*limit));
     for (InputFile& f : in_dir) {
       GSYS_ASSIGN_OR_RETURN(f.path, Readable(f.path));
     }

@@ -24,10 +24,18 @@ std::string JsonString(const std::string& s) {
   std::string out = "\"";
   for (char c : s) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
         if (static_cast<unsigned char>(c) < 0x20) {
           char buf[8];
@@ -94,8 +102,8 @@ Status CheckOutputDir(const std::string& dir, bool force) {
   fs::path path(dir);
   if (fs::exists(path, ec)) {
     if (!force) {
-      return Error(StatusCode::kIoError, "recipe: output '" + dir +
-                                             "' already exists (use --force-overwrite)");
+      return Error(StatusCode::kIoError,
+                   "recipe: output '" + dir + "' already exists (use --force-overwrite)");
     }
     if (!fs::is_directory(path, ec) || !IsRecipeOutput(path)) {
       return Error(StatusCode::kIoError, "recipe: output '" + dir +
@@ -105,9 +113,8 @@ Status CheckOutputDir(const std::string& dir, bool force) {
   }
   fs::path parent = fs::absolute(path, ec).parent_path();
   if (!fs::is_directory(parent, ec)) {
-    return Error(StatusCode::kIoError,
-                 "recipe: cannot create output '" + dir + "': '" + parent.string() +
-                     "' is not a directory");
+    return Error(StatusCode::kIoError, "recipe: cannot create output '" + dir + "': '" +
+                                           parent.string() + "' is not a directory");
   }
   if (::access(parent.c_str(), W_OK) != 0) {
     return Error(StatusCode::kIoError, "recipe: cannot create output '" + dir + "': '" +
@@ -116,8 +123,7 @@ Status CheckOutputDir(const std::string& dir, bool force) {
   return OkStatus();
 }
 
-html::Page RecipePage(const Recipe& recipe, const RecipeRun& run,
-                      const OutputProvenance& made_by) {
+html::Page RecipePage(const Recipe& recipe, const RecipeRun& run, const OutputProvenance& made_by) {
   html::Page page;
   page.title = recipe.title() + " (" + recipe.name() + ")";
   size_t skipped = std::count_if(run.ranks.begin(), run.ranks.end(),
@@ -127,8 +133,8 @@ html::Page RecipePage(const Recipe& recipe, const RecipeRun& run,
                   (skipped ? ", " + std::to_string(skipped) + " skipped" : std::string());
   page.blocks = run.result.blocks;
   for (const std::string& note : run.notes) page.blocks.emplace_back("Note: " + note);
-  bool sets = std::any_of(run.ranks.begin(), run.ranks.end(),
-                          [](const RankInfo& r) { return r.set != 0; });
+  bool sets =
+      std::any_of(run.ranks.begin(), run.ranks.end(), [](const RankInfo& r) { return r.set != 0; });
   page.blocks.emplace_back(TableBlock("files", FilesFrame(run.ranks, sets)));
   page.provenance = MadeByText(made_by.gsys_version, "", made_by.command_line);
   for (const RankInfo& r : run.ranks) {
@@ -150,8 +156,8 @@ Result<std::vector<std::string>> WriteOutputDir(const std::string& dir, bool for
     return Error(StatusCode::kIoError, "recipe: cannot create '" + tmp.string() + "'");
   }
   std::vector<std::string> written;
-  bool sets = std::any_of(run.ranks.begin(), run.ranks.end(),
-                          [](const RankInfo& r) { return r.set != 0; });
+  bool sets =
+      std::any_of(run.ranks.begin(), run.ranks.end(), [](const RankInfo& r) { return r.set != 0; });
   Status s = WriteFile(tmp / "files.csv", ToCsv(FilesFrame(run.ranks, sets), text));
   written.push_back("files.csv");
   for (const OutputTable& t : run.result.tables) {
@@ -186,8 +192,7 @@ Result<std::vector<std::string>> WriteOutputDir(const std::string& dir, bool for
                                           "' appeared meanwhile (another run wrote it); not "
                                           "replaced (use --force-overwrite)");
     } else if (err != 0) {
-      s = Error(StatusCode::kIoError,
-                "recipe: cannot create '" + dir + "': " + std::strerror(err));
+      s = Error(StatusCode::kIoError, "recipe: cannot create '" + dir + "': " + std::strerror(err));
     }
   }
   if (!s.ok()) {

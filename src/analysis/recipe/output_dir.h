@@ -31,7 +31,6 @@ Result<std::vector<std::string>> WriteOutputDir(const std::string& dir, bool for
 
 // The page of `run` (title, the recipe's blocks, notes, the files index; the input reports'
 // paths are in that index) with a footer naming `made_by`.
-html::Page RecipePage(const Recipe& recipe, const RecipeRun& run,
-                      const OutputProvenance& made_by);
+html::Page RecipePage(const Recipe& recipe, const RecipeRun& run, const OutputProvenance& made_by);
 
 }  // namespace gsys::analysis::recipe

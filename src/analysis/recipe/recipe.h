@@ -32,21 +32,21 @@ struct RecipeOptions {
   int bins = 30;                                    // --bins, heat maps
   bool disable_alignment = false;                   // --disable-alignment
   NameVariant name_variant = NameVariant::kDemangled;  // --base / --mangled
-  bool per_gpu = false, per_stream = false;         // --per-gpu / --per-stream
-  std::string range_name;                           // --name, pace recipes
-  std::vector<std::string> rule_args;               // rule recipes: gap=, threshold=, chunks=, rows=
-  double tolerance = 0;                             // diff: % change treated as unchanged
+  bool per_gpu = false, per_stream = false;            // --per-gpu / --per-stream
+  std::string range_name;                              // --name, pace recipes
+  std::vector<std::string> rule_args;  // rule recipes: gap=, threshold=, chunks=, rows=
+  double tolerance = 0;                // diff: % change treated as unchanged
 };
 
 // One input report (a rank). Ranks are numbered 0..n-1 in order of file stem within their set.
 struct RankInfo {
   int rank = 0;
-  int set = 0;           // diff only: 0 = the first set, 1 = the second
-  std::string path;      // the SQLite file read
-  std::string file;      // the report's file stem, as files.csv shows it
-  std::string version;   // who wrote it: "nsys 2024.6.2.25", "gsys 0.1.0"
+  int set = 0;                               // diff only: 0 = the first set, 1 = the second
+  std::string path;                          // the SQLite file read
+  std::string file;                          // the report's file stem, as files.csv shows it
+  std::string version;                       // who wrote it: "nsys 2024.6.2.25", "gsys 0.1.0"
   std::optional<int64_t> session_start_utc;  // TARGET_INFO_SESSION_START_TIME.utcEpochNs
-  int64_t offset = 0;    // ns added to this rank's timestamps to align sessions
+  int64_t offset = 0;                        // ns added to this rank's timestamps to align sessions
   std::optional<int64_t> first_ns, last_ns;  // extent of the recipe's events (session time)
   bool skipped = false;
   std::string skip_reason;
@@ -78,7 +78,7 @@ using SpilledParts = std::map<std::string, SpilledPart>;  // by bundle frame nam
 
 struct RankResult {
   const RankInfo* info = nullptr;
-  const Bundle* bundle = nullptr;  // nullptr when the rank was skipped
+  const Bundle* bundle = nullptr;       // nullptr when the rank was skipped
   const SpilledParts* parts = nullptr;  // this rank's spilled tables (their frames have no rows)
 };
 
@@ -131,8 +131,8 @@ class Recipe {
   virtual Status Validate(const RecipeOptions& options) const {
     if (options.rule_args.empty()) return OkStatus();
     std::string arg = options.rule_args.front();
-    return Error(StatusCode::kInvalidArgument, "recipe: --" + arg.substr(0, arg.find('=')) +
-                                                   " does not apply to " + name());
+    return Error(StatusCode::kInvalidArgument,
+                 "recipe: --" + arg.substr(0, arg.find('=')) + " does not apply to " + name());
   }
   virtual Result<Bundle> Map(MapContext& ctx) const = 0;
   virtual Result<RecipeResult> Reduce(const std::vector<RankResult>& ranks,

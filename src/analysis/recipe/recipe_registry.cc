@@ -46,7 +46,8 @@ std::vector<std::unique_ptr<Recipe>> Build() {
   list.push_back(MakeRuleRecipe("pageable_h2d"));
   list.push_back(MakeRuleRecipe("sync_in_loop"));
   std::erase(list, nullptr);
-  std::sort(list.begin(), list.end(), [](const auto& a, const auto& b) { return a->name() < b->name(); });
+  std::sort(list.begin(), list.end(),
+            [](const auto& a, const auto& b) { return a->name() < b->name(); });
   return list;
 }
 

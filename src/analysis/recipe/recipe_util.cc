@@ -37,9 +37,12 @@ Result<std::map<int64_t, std::string>> LookupStrings(report::Database& db,
 std::string KernelNameExpr(NameVariant variant, std::string_view alias) {
   std::string p = alias.empty() ? "" : std::string(alias) + ".";
   switch (variant) {
-    case NameVariant::kBase: return p + "shortName";
-    case NameVariant::kMangled: return "coalesce(" + p + "mangledName, " + p + "demangledName)";
-    case NameVariant::kDemangled: break;
+    case NameVariant::kBase:
+      return p + "shortName";
+    case NameVariant::kMangled:
+      return "coalesce(" + p + "mangledName, " + p + "demangledName)";
+    case NameVariant::kDemangled:
+      break;
   }
   return p + "demangledName";
 }
@@ -151,8 +154,8 @@ Result<std::vector<html::Block>> PageTableBlocks(const std::string& title,
     shown.rows.push_back(table.frame.rows[i]);
   }
   if (shown.rows.size() < kPageRows && !table.parts.empty()) {
-    GSYS_ASSIGN_OR_RETURN(Frame rest, ReadRows(table.frame.columns, table.parts,
-                                               kPageRows - shown.rows.size()));
+    GSYS_ASSIGN_OR_RETURN(
+        Frame rest, ReadRows(table.frame.columns, table.parts, kPageRows - shown.rows.size()));
     for (auto& row : rest.rows) shown.rows.push_back(std::move(row));
   }
   if (total > shown.rows.size()) {

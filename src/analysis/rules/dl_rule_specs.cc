@@ -42,11 +42,14 @@ constexpr int64_t kMaxInt = INT32_MAX;
 
 std::vector<RuleSpec> BuildDlRuleSpecs() {
   return {
-      {"dataloader_wait", "Main Thread Waits While the GPU Idles", false,
+      {"dataloader_wait",
+       "Main Thread Waits While the GPU Idles",
+       false,
        {kNeedOsrt, kNeedGpuOps},
        {{"wait", 1, 0, kMaxInt, "wait=<ms> - Minimum duration of a wait, in milliseconds."},
-        {"idle", 50, 0, 100, "idle=<percent> - Minimum share of the wait during which\n"
-                             "every GPU of the process is idle."}},
+        {"idle", 50, 0, 100,
+         "idle=<percent> - Minimum share of the wait during which\n"
+         "every GPU of the process is idle."}},
        "The following blocking OS calls on a main thread left the process's GPUs idle: the loop "
        "waited for input (a data loader, a queue, a file) instead of feeding the GPU.\n\n"
        "Suggestions:\n   1. Load data in background workers (DataLoader num_workers > 0, "
@@ -65,7 +68,10 @@ std::vector<RuleSpec> BuildDlRuleSpecs() {
        "    This rule finds waits (read, recv, poll, select, epoll, condition variables,\n"
        "    semaphores, joins, sleeps) on a main thread (TID = PID), inside the span of\n"
        "    the process's GPU work, during which the GPUs were mostly idle.\n"},
-      {"gpu_starvation", "GPU Starvation", false, {kNeedKernel, kNeedRuntime},
+      {"gpu_starvation",
+       "GPU Starvation",
+       false,
+       {kNeedKernel, kNeedRuntime},
        {{"queue", 10, 0, kMaxInt,
          "queue=<us> - A kernel that starts at most this long after its launch call\n"
          "returns was not queued behind other work."},
@@ -89,7 +95,10 @@ std::vector<RuleSpec> BuildDlRuleSpecs() {
        "        PID, Device ID, Kernel Name\n\n"
        "    Queue wait = kernel start - end of its launch call; idle = kernel start - the\n"
        "    latest end of every earlier GPU operation on the device.\n"},
-      {"launch_bound", "Launch-Bound Kernels", false, {kNeedKernel, kNeedRuntime},
+      {"launch_bound",
+       "Launch-Bound Kernels",
+       false,
+       {kNeedKernel, kNeedRuntime},
        {{"threshold", 50, 0, 100,
          "threshold=<percent> - Minimum share of a process's kernel launches that\n"
          "run shorter than their launch call."},
@@ -108,7 +117,10 @@ std::vector<RuleSpec> BuildDlRuleSpecs() {
        "        Launch Excess : Sum over short launches of launch minus kernel duration\n"
        "        PID, Kernel Name\n\n"
        "    Kernels launched by graph launches are left out.\n"},
-      {"low_sm_activity", "Busy GPU, Idle SMs", false, {kNeedGpuMetrics},
+      {"low_sm_activity",
+       "Busy GPU, Idle SMs",
+       false,
+       {kNeedGpuMetrics},
        {{"busy", 90, 0, 100, "busy=<percent> - Minimum NVML utilization of a sample."},
         {"sm", 30, 0, 100, "sm=<percent> - Maximum SM activity of a sample."},
         {"threshold", 20, 0, 100,
@@ -132,7 +144,10 @@ std::vector<RuleSpec> BuildDlRuleSpecs() {
        "        Device ID, GPU : The device\n\n"
        "    This rule reads the sampled GPU metrics (--gpu-metrics-devices); SM activity\n"
        "    comes from NVML's GPU Performance Monitoring (Hopper and newer GPUs).\n"},
-      {"nccl_exposed", "Exposed NCCL Communication", false, {kNeedKernel},
+      {"nccl_exposed",
+       "Exposed NCCL Communication",
+       false,
+       {kNeedKernel},
        {{"threshold", 50, 0, 100,
          "threshold=<percent> - Minimum share of a collective's kernel time that no\n"
          "compute kernel overlaps."}},
@@ -153,7 +168,10 @@ std::vector<RuleSpec> BuildDlRuleSpecs() {
        "        PID, Device ID, Collective (kernel base name)\n\n"
        "    NCCL kernels are those whose name contains 'nccl' or that were launched inside\n"
        "    an NVTX push/pop range of the NCCL domain.\n"},
-      {"pageable_h2d", "Pageable Host-Device Copies", false, {kNeedMemcpy},
+      {"pageable_h2d",
+       "Pageable Host-Device Copies",
+       false,
+       {kNeedMemcpy},
        {{"size", 1048576, 0, INT64_MAX, "size=<bytes> - Minimum size of a copy."}},
        "The following host-device copies use PAGEABLE host memory: the driver stages them "
        "through a pinned buffer, so they run well below the bus bandwidth and block the host.\n\n"
@@ -168,7 +186,10 @@ std::vector<RuleSpec> BuildDlRuleSpecs() {
        "        API Time : Total duration of the calls that issued them (host time)\n"
        "        Throughput : Total / GPU Time\n"
        "        PID, Direction, API Name\n"},
-      {"sync_in_loop", "Synchronization Inside a Loop", false, {kNeedNvtx, kNeedRuntime},
+      {"sync_in_loop",
+       "Synchronization Inside a Loop",
+       false,
+       {kNeedNvtx, kNeedRuntime},
        {{"iterations", 3, 2, kMaxInt,
          "iterations=<n> - Minimum number of instances of an NVTX range for it to\n"
          "count as a loop body."}},

@@ -45,12 +45,15 @@ void GpuMetricSamples(SyntheticReport& r) {
   for (int i = 0; i < 10; ++i) {
     int util = i < 8 ? 95 + (i % 2) * 5 : 20;
     double sm = i < 6 ? 10 + i : 80;
-    r.Exec("INSERT INTO GSYS_GPU_METRICS(timestamp, deviceId, gpuUtilization, smActivePercent, "
-           "smOccupancyPercent, tensorActivePercent, dramBandwidthPercent) VALUES (" +
-           std::to_string(i * 100'000'000) + ", 0, " + std::to_string(util) + ", " +
-           std::to_string(sm) + ", 5, 0, 60)");
-    r.Exec("INSERT INTO GSYS_GPU_METRICS(timestamp, deviceId, gpuUtilization, smActivePercent) "
-           "VALUES (" + std::to_string(i * 100'000'000) + ", 1, 100, 85)");
+    r.Exec(
+        "INSERT INTO GSYS_GPU_METRICS(timestamp, deviceId, gpuUtilization, smActivePercent, "
+        "smOccupancyPercent, tensorActivePercent, dramBandwidthPercent) VALUES (" +
+        std::to_string(i * 100'000'000) + ", 0, " + std::to_string(util) + ", " +
+        std::to_string(sm) + ", 5, 0, 60)");
+    r.Exec(
+        "INSERT INTO GSYS_GPU_METRICS(timestamp, deviceId, gpuUtilization, smActivePercent) "
+        "VALUES (" +
+        std::to_string(i * 100'000'000) + ", 1, 100, 85)");
   }
 }
 
@@ -122,9 +125,10 @@ TEST(SyncInLoop, CountsNestedLoopsOfDifferentLengths) {
       r.Api(s0 + 100, s0 + 300, corr++, "cudaDeviceSynchronize_v3020");
     }
   }
-  EXPECT_EQ(RunRows(r, "sync_in_loop"),
-            (Table{{"3", "3", "9", "3.0", "1800", "600.0", "cudaDeviceSynchronize_v3020", "epoch"},
-                   {"9", "9", "9", "1.0", "1800", "200.0", "cudaDeviceSynchronize_v3020", "step"}}));
+  EXPECT_EQ(
+      RunRows(r, "sync_in_loop"),
+      (Table{{"3", "3", "9", "3.0", "1800", "600.0", "cudaDeviceSynchronize_v3020", "epoch"},
+             {"9", "9", "9", "1.0", "1800", "200.0", "cudaDeviceSynchronize_v3020", "step"}}));
 }
 
 TEST(SyncInLoop, SilentWhenSyncsAreOnAnotherThread) {
@@ -147,9 +151,8 @@ TEST(PageableH2d, ReportsLargePageableCopies) {
   r.Memcpy(4010, 4050, 3, 1024, 1, 0, 2);  // small
   r.Api(5000, 5100, 4, "cudaMemcpyAsync_v3020");
   r.Memcpy(5010, 6000, 4, 4 << 20, 1, 1, 2);  // pinned
-  EXPECT_EQ(RunRows(r, "pageable_h2d"),
-            (Table{{"2", "4194304", "2000", "3000", "2097152000000", "100", "Host-to-Device",
-                    "cudaMemcpy_v3020"}}));
+  EXPECT_EQ(RunRows(r, "pageable_h2d"), (Table{{"2", "4194304", "2000", "3000", "2097152000000",
+                                                "100", "Host-to-Device", "cudaMemcpy_v3020"}}));
 }
 
 TEST(PageableH2d, SilentForPinnedCopies) {
@@ -163,9 +166,8 @@ TEST(NcclExposed, ReportsCollectiveTimeNotCoveredByCompute) {
   SyntheticReport r;
   r.Kernel(1000, 2000, 1, "ncclDevKernel_AllReduce_Sum_f32_RING_LL");
   r.Kernel(1000, 1200, 2, "gemm");
-  EXPECT_EQ(RunRows(r, "nccl_exposed"),
-            (Table{{"1", "1000", "800", "80.0", "800.0", "100", "0",
-                    "ncclDevKernel_AllReduce_Sum_f32_RING_LL"}}));
+  EXPECT_EQ(RunRows(r, "nccl_exposed"), (Table{{"1", "1000", "800", "80.0", "800.0", "100", "0",
+                                                "ncclDevKernel_AllReduce_Sum_f32_RING_LL"}}));
 }
 
 TEST(NcclExposed, SilentWhenComputeOverlaps) {

@@ -25,8 +25,8 @@ TEST(CudaApiSync, ReportsSyncCallsLongestFirst) {
   r.Api(1000, 1500, 2, "cudaStreamSynchronize_v3020");
   r.Api(2000, 4000, 3, "cudaDeviceSynchronize_v3020", 101);
   RuleOutcome o = RunOk(r, "cuda_api_sync");
-  EXPECT_EQ(Labels(o.table), (std::vector<std::string>{"Duration", "Start", "PID", "TID",
-                                                        "API Name"}));
+  EXPECT_EQ(Labels(o.table),
+            (std::vector<std::string>{"Duration", "Start", "PID", "TID", "API Name"}));
   EXPECT_EQ(Rows(o.table), (Table{{"2000", "2000", "100", "101", "cudaDeviceSynchronize_v3020"},
                                   {"500", "1000", "100", "100", "cudaStreamSynchronize_v3020"}}));
   EXPECT_EQ(o.title, "CUDA Synchronization APIs");
@@ -50,9 +50,10 @@ TEST(CudaApiSync, SkippedWithoutCudaData) {
   auto o = r.Run("cuda_api_sync");
   ASSERT_TRUE(o.ok());
   EXPECT_TRUE(o->skipped);
-  EXPECT_EQ(o->skip_reason, r.path() + " could not be analyzed because it does not contain the "
-                                       "required CUDA data. Does the application use CUDA "
-                                       "runtime APIs?");
+  EXPECT_EQ(o->skip_reason, r.path() +
+                                " could not be analyzed because it does not contain the "
+                                "required CUDA data. Does the application use CUDA "
+                                "runtime APIs?");
 }
 
 TEST(CudaMemcpyAsync, ReportsPageableAsyncCopies) {
@@ -88,11 +89,10 @@ TEST(CudaMemcpySync, ReportsBlockingCopiesExceptSmallHtoDAndSameDevice) {
   r.Api(3000, 3010, 5, "cudaMemcpy_v3020");
   r.Memcpy(3100, 9100, 5, 1 << 20, 8, 2, 2, "0, 0");  // same device: excluded
   RuleOutcome o = RunOk(r, "cuda_memcpy_sync");
-  EXPECT_EQ(Rows(o.table),
-            (Table{{"1000", "400", "Pageable", "Device", "64001", "100", "0", "1", "", "7",
-                    "cudaMemcpy_v3020"},
-                   {"100", "1600", "Device", "Pageable", "10", "100", "0", "1", "", "7",
-                    "cudaMemcpy_v3020"}}));
+  EXPECT_EQ(Rows(o.table), (Table{{"1000", "400", "Pageable", "Device", "64001", "100", "0", "1",
+                                   "", "7", "cudaMemcpy_v3020"},
+                                  {"100", "1600", "Device", "Pageable", "10", "100", "0", "1", "",
+                                   "7", "cudaMemcpy_v3020"}}));
 }
 
 TEST(CudaMemcpySync, SilentWithAsyncCopies) {
@@ -114,8 +114,9 @@ TEST(CudaMemsetSync, ReportsPinnedAndManagedSyncMemsets) {
   r.Api(700, 710, 3, "cudaMemsetAsync_v3020");
   r.Memset(800, 1800, 3, 4096, 4);  // async: excluded
   RuleOutcome o = RunOk(r, "cuda_memset_sync");
-  EXPECT_EQ(Rows(o.table), (Table{{"200", "100", "Pinned", "4096", "100", "0", "1", "", "7",
-                                   "cudaMemset_v3020"}}));
+  EXPECT_EQ(
+      Rows(o.table),
+      (Table{{"200", "100", "Pinned", "4096", "100", "0", "1", "", "7", "cudaMemset_v3020"}}));
 }
 
 TEST(CudaMemsetSync, SilentOnDeviceMemory) {
@@ -128,11 +129,11 @@ TEST(CudaMemsetSync, SilentOnDeviceMemory) {
 TEST(GpuGaps, ReportsGapsLongerThanThreshold) {
   SyntheticReport r;
   r.Kernel(1'000'000'000, 1'100'000'000, 1, "k");
-  r.Kernel(2'000'000'000, 2'100'000'000, 2, "k");  // 900 ms gap
+  r.Kernel(2'000'000'000, 2'100'000'000, 2, "k");         // 900 ms gap
   r.Memcpy(2'500'000'000, 2'600'000'000, 3, 8, 1, 1, 2);  // 400 ms gap
   RuleOutcome o = RunOk(r, "gpu_gaps");
   EXPECT_EQ(Labels(o.table), (std::vector<std::string>{"Row#", "Duration", "Start", "PID",
-                                                        "Device ID", "Context ID"}));
+                                                       "Device ID", "Context ID"}));
   EXPECT_EQ(Rows(o.table), (Table{{"1", "900000000", "1100000000", "100", "0", "1"}}));
   EXPECT_EQ(Rows(RunOk(r, "gpu_gaps", {"gap=100"}).table),
             (Table{{"1", "900000000", "1100000000", "100", "0", "1"},
@@ -146,8 +147,9 @@ TEST(GpuGaps, SilentWhenBusyAndOverlapping) {
   r.Kernel(3'100'000'000, 3'200'000'000, 3, "k");
   RuleOutcome o = RunOk(r, "gpu_gaps");
   EXPECT_TRUE(o.table.rows.empty());
-  EXPECT_EQ(o.no_result, "There were no problems detected with GPU utilization. GPU was not "
-                         "found to be\nidle for more than 500ms.");  // nsys's line break
+  EXPECT_EQ(o.no_result,
+            "There were no problems detected with GPU utilization. GPU was not "
+            "found to be\nidle for more than 500ms.");  // nsys's line break
 }
 
 TEST(GpuTimeUtil, MergesConsecutiveLowChunks) {
@@ -156,8 +158,8 @@ TEST(GpuTimeUtil, MergesConsecutiveLowChunks) {
   r.Kernel(1100, 1200, 2, "b");
   r.Kernel(1500, 2000, 3, "c");
   RuleOutcome o = RunOk(r, "gpu_time_util", {"chunks=10"});
-  EXPECT_EQ(Labels(o.table), (std::vector<std::string>{"Row#", "In-Use", "Duration", "Start",
-                                                        "PID", "Device ID", "Context ID"}));
+  EXPECT_EQ(Labels(o.table), (std::vector<std::string>{"Row#", "In-Use", "Duration", "Start", "PID",
+                                                       "Device ID", "Context ID"}));
   EXPECT_EQ(Rows(o.table), (Table{{"1", "0.0", "300", "1200", "100", "0", "1"}}));
   // "%%" and the line break are nsys 2025.3.1's (tests/parity).
   EXPECT_EQ(o.advice.rfind("The following are time regions with an average GPU utilization "
@@ -171,8 +173,9 @@ TEST(GpuTimeUtil, SilentWhenAlwaysBusy) {
   r.Kernel(1000, 2000, 1, "a");
   RuleOutcome o = RunOk(r, "gpu_time_util");
   EXPECT_TRUE(o.table.rows.empty());
-  EXPECT_EQ(o.no_result, "There were no problems detected with GPU utilization. No time regions "
-                         "have an average GPU utilization below 50%.");
+  EXPECT_EQ(o.no_result,
+            "There were no problems detected with GPU utilization. No time regions "
+            "have an average GPU utilization below 50%.");
 }
 
 }  // namespace

@@ -121,10 +121,9 @@ std::vector<std::string> AllRuleNames() {
 
 std::vector<std::string> DefaultRules() {
   // nsys 2025.3.1's default order.
-  static constexpr std::string_view kOrder[] = {"cuda_memcpy_async", "cuda_memcpy_sync",
-                                                "cuda_memset_sync",  "cuda_api_sync",
-                                                "gpu_gaps",          "gpu_time_util",
-                                                "dx12_mem_ops"};
+  static constexpr std::string_view kOrder[] = {
+      "cuda_memcpy_async", "cuda_memcpy_sync", "cuda_memset_sync", "cuda_api_sync",
+      "gpu_gaps",          "gpu_time_util",    "dx12_mem_ops"};
   std::vector<std::string> names;
   for (std::string_view name : kOrder) {
     const RuleSpec* spec = FindRuleSpec(name);

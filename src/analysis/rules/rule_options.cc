@@ -26,8 +26,8 @@ Result<BoundRuleArgs> BindRuleArgs(const RuleSpec& spec, const std::vector<std::
     size_t eq = arg.find('=');
     std::string key = arg.substr(0, eq);
     if (eq == std::string::npos) {
-      return BadOption(spec, "option '" + arg + "' needs a value (" + key + "=...; options: " +
-                                 Expected(spec) + ")");
+      return BadOption(spec, "option '" + arg + "' needs a value (" + key +
+                                 "=...; options: " + Expected(spec) + ")");
     }
     std::string value = arg.substr(eq + 1);
     if (key == "nvtx") {

@@ -20,10 +20,9 @@ TEST(RuleList, ListsRepeatAndAll) {
   EXPECT_EQ((*parsed)[1].name, "gpu_gaps");
   EXPECT_EQ((*parsed)[1].args, std::vector<std::string>{"gap=10"});
   EXPECT_EQ((*parsed)[3].args, std::vector<std::string>{"rows=5"});
-  EXPECT_EQ(DefaultRules(), (std::vector<std::string>{"cuda_memcpy_async", "cuda_memcpy_sync",
-                                                      "cuda_memset_sync", "cuda_api_sync",
-                                                      "gpu_gaps", "gpu_time_util",
-                                                      "dx12_mem_ops"}));
+  EXPECT_EQ(DefaultRules(), (std::vector<std::string>{
+                                "cuda_memcpy_async", "cuda_memcpy_sync", "cuda_memset_sync",
+                                "cuda_api_sync", "gpu_gaps", "gpu_time_util", "dx12_mem_ops"}));
 }
 
 TEST(RuleList, BadNamesAndOptions) {

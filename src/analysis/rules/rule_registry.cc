@@ -45,8 +45,7 @@ constexpr char kSyncAdvice[] =
     "complete.\n\nSuggestions:\n   1. Avoid excessive use of synchronization.\n   2. Use "
     "asynchronous CUDA event calls, such as cudaStreamWaitEvent() and\ncudaEventSynchronize(), to "
     "prevent host synchronization.";
-constexpr char kSyncNoResult[] =
-    "There were no problems detected related to synchronization APIs.";
+constexpr char kSyncNoResult[] = "There were no problems detected related to synchronization APIs.";
 constexpr char kGapSuggestions[] =
     "Suggestions:\n   1. Use CPU sampling data, OS Runtime blocked state backtraces, and/or OS\n"
     "Runtime APIs related to thread synchronization to understand if a sluggish or\nblocked CPU "
@@ -78,12 +77,18 @@ std::vector<RuleSpec> BuildNsysSpecs() {
       "    include copies within one device, nor host-to-device copies of 64 KB\n"
       "    (64000 bytes) or less.\n";
   return {
-      {"cuda_api_sync", "CUDA Synchronization APIs", true, {kNeedRuntime},
-       {{"process", -1, -1, INT32_MAX, "process=<id> - Display only the process with this ID\n"
-                                       "(-1: all processes)."},
-        {"thread", -1, -1, INT32_MAX, "thread=<id> - Display only the thread with this ID\n"
-                                      "(-1: all threads)."}},
-       kSyncAdvice, kSyncNoResult,
+      {"cuda_api_sync",
+       "CUDA Synchronization APIs",
+       true,
+       {kNeedRuntime},
+       {{"process", -1, -1, INT32_MAX,
+         "process=<id> - Display only the process with this ID\n"
+         "(-1: all processes)."},
+        {"thread", -1, -1, INT32_MAX,
+         "thread=<id> - Display only the thread with this ID\n"
+         "(-1: all threads)."}},
+       kSyncAdvice,
+       kSyncNoResult,
        "    Output: All time values default to nanoseconds\n"
        "        Duration : Duration of the synchronization event\n"
        "        Start : Start time of the synchronization event\n"
@@ -94,21 +99,33 @@ std::vector<RuleSpec> BuildNsysSpecs() {
        "    host until the issued CUDA calls are complete:\n"
        "    - cudaDeviceSynchronize()\n"
        "    - cudaStreamSynchronize()\n"},
-      {"cuda_memcpy_async", "CUDA Async Memcpy with Pageable Memory", true,
-       {kNeedRuntime, kNeedMemcpy}, {},
+      {"cuda_memcpy_async",
+       "CUDA Async Memcpy with Pageable Memory",
+       true,
+       {kNeedRuntime, kNeedMemcpy},
+       {},
        "The following APIs use PAGEABLE memory which causes asynchronous CUDA memcpy\noperations "
        "to block and be executed synchronously. This leads to low GPU\nutilization.\n\n"
        "Suggestion: If applicable, use PINNED memory instead.",
        "There were no problems detected related to memcpy operations using pageable\nmemory.",
        memcpy_async_help},
-      {"cuda_memcpy_sync", "CUDA Synchronous Memcpy", true, {kNeedRuntime, kNeedMemcpy}, {},
+      {"cuda_memcpy_sync",
+       "CUDA Synchronous Memcpy",
+       true,
+       {kNeedRuntime, kNeedMemcpy},
+       {},
        "The following are synchronous memory transfers that block the host. This does\nnot "
        "include host to device transfers of a memory block of 64 KB or less.\n\n"
        "Suggestion: Use cudaMemcpy*Async() APIs instead.",
        "There were no problems detected related to synchronous memcpy operations.",
        memcpy_sync_help},
-      {"cuda_memset_sync", "CUDA Synchronous Memset", true, {kNeedRuntime, kNeedMemset}, {},
-       kSyncAdvice, kSyncNoResult,
+      {"cuda_memset_sync",
+       "CUDA Synchronous Memset",
+       true,
+       {kNeedRuntime, kNeedMemset},
+       {},
+       kSyncAdvice,
+       kSyncNoResult,
        "    Output: All time values default to nanoseconds\n"
        "        Duration : Duration of memset on GPU\n"
        "        Start : Start time of memset on GPU\n"
@@ -119,19 +136,28 @@ std::vector<RuleSpec> BuildNsysSpecs() {
        "    or Unified Memory region.\n"},
       // Windows only: known by name so that the default set is nsys's; no SQL (RunRule refuses
       // a report that holds DX12 data).
-      {"dx12_mem_ops", "DX12 Memory Operations", true,
+      {"dx12_mem_ops",
+       "DX12 Memory Operations",
+       true,
        {{{"DX12_API"},
          "{DBFILE} could not be analyzed because it does not contain the required DX12 data. "
          "Does the application use DX12 APIs?"}},
-       {}, "", "",
+       {},
+       "",
+       "",
        "    This nsys rule looks for DX12 memory-operation anti-patterns (Windows only).\n"
        "    gsys knows it by name: it says SKIPPED when the report holds no DX12 data\n"
        "    and cannot analyze such data.\n"},
-      {"gpu_gaps", "GPU Gaps", true, {kNeedGpuOps},
-       {{"gap", 500, 0, INT32_MAX, "gap=<threshold> - Display GPU gaps only with a duration\n"
-                                   "greater than the specified value in milliseconds."}},
+      {"gpu_gaps",
+       "GPU Gaps",
+       true,
+       {kNeedGpuOps},
+       {{"gap", 500, 0, INT32_MAX,
+         "gap=<threshold> - Display GPU gaps only with a duration\n"
+         "greater than the specified value in milliseconds."}},
        "The following are ranges where a GPU is idle for more than {gap}ms. Addressing\nthese "
-       "gaps might improve application performance.\n\n" + std::string(kGapSuggestions),
+       "gaps might improve application performance.\n\n" +
+           std::string(kGapSuggestions),
        "There were no problems detected with GPU utilization. GPU was not found to be\nidle for "
        "more than {gap}ms.",
        "    Output: All time values default to nanoseconds\n"
@@ -145,7 +171,10 @@ std::vector<RuleSpec> BuildNsysSpecs() {
        "    threshold. For each process, each GPU device is examined, and gaps are\n"
        "    found between the beginning of the first and the end of the last GPU\n"
        "    operation on that device. CUDA profiling overheads count as busy time.\n"},
-      {"gpu_time_util", "GPU Time Utilization", true, {kNeedGpuOps},
+      {"gpu_time_util",
+       "GPU Time Utilization",
+       true,
+       {kNeedGpuOps},
        {{"threshold", 50, INT32_MIN, INT32_MAX,
          "threshold=<percent> - Display data only where the GPU utilization is\n"
          "below the specified percentage."},
@@ -191,8 +220,8 @@ const std::vector<RuleSpec>& RuleSpecs() {
 
 const RuleSpec* FindRuleSpec(std::string_view name) {
   const auto& specs = RuleSpecs();
-  auto it = std::find_if(specs.begin(), specs.end(),
-                         [&](const RuleSpec& s) { return s.name == name; });
+  auto it =
+      std::find_if(specs.begin(), specs.end(), [&](const RuleSpec& s) { return s.name == name; });
   return it == specs.end() ? nullptr : &*it;
 }
 

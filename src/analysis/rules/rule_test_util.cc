@@ -47,47 +47,53 @@ int64_t SyntheticReport::String(const std::string& value) {
   std::string quoted = "'" + value + "'";
   auto id = db_.QueryInt("SELECT id FROM StringIds WHERE value = " + quoted);
   if (id.ok() && id->has_value()) return **id;
-  Exec("INSERT INTO StringIds(id, value) VALUES ((SELECT coalesce(max(id), 0) + 1 FROM "
-       "StringIds), " + quoted + ")");
+  Exec(
+      "INSERT INTO StringIds(id, value) VALUES ((SELECT coalesce(max(id), 0) + 1 FROM "
+      "StringIds), " +
+      quoted + ")");
   return String(value);
 }
 
 void SyntheticReport::Api(int64_t start, int64_t end, int64_t corr, const std::string& name,
                           int64_t tid) {
-  Exec("INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME(start, end, eventClass, globalTid, correlationId, "
-       "nameId, returnValue) VALUES (" + std::to_string(start) + ", " + std::to_string(end) +
-       ", 1, " + Tid(tid) + ", " + std::to_string(corr) + ", " + std::to_string(String(name)) +
-       ", 0)");
+  Exec(
+      "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME(start, end, eventClass, globalTid, correlationId, "
+      "nameId, returnValue) VALUES (" +
+      std::to_string(start) + ", " + std::to_string(end) + ", 1, " + Tid(tid) + ", " +
+      std::to_string(corr) + ", " + std::to_string(String(name)) + ", 0)");
 }
 
 void SyntheticReport::Kernel(int64_t start, int64_t end, int64_t corr, const std::string& name,
                              int64_t device) {
   std::string id = std::to_string(String(name));
-  Exec("INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL(start, end, deviceId, contextId, streamId, "
-       "correlationId, globalPid, demangledName, shortName, registersPerThread, gridX, gridY, "
-       "gridZ, blockX, blockY, blockZ, staticSharedMemory, dynamicSharedMemory, "
-       "localMemoryPerThread, localMemoryTotal, gridId) VALUES (" + std::to_string(start) + ", " +
-       std::to_string(end) + ", " + std::to_string(device) + ", 1, 7, " + std::to_string(corr) +
-       ", " + kGlobalPid + ", " + id + ", " + id + ", 32, 1, 1, 1, 128, 1, 1, 0, 0, 0, 0, 1)");
+  Exec(
+      "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL(start, end, deviceId, contextId, streamId, "
+      "correlationId, globalPid, demangledName, shortName, registersPerThread, gridX, gridY, "
+      "gridZ, blockX, blockY, blockZ, staticSharedMemory, dynamicSharedMemory, "
+      "localMemoryPerThread, localMemoryTotal, gridId) VALUES (" +
+      std::to_string(start) + ", " + std::to_string(end) + ", " + std::to_string(device) +
+      ", 1, 7, " + std::to_string(corr) + ", " + kGlobalPid + ", " + id + ", " + id +
+      ", 32, 1, 1, 1, 128, 1, 1, 0, 0, 0, 0, 1)");
 }
 
-void SyntheticReport::Memcpy(int64_t start, int64_t end, int64_t corr, int64_t bytes,
-                             int copy_kind, int src_kind, int dst_kind,
-                             const std::string& src_dst_device) {
-  Exec("INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY(start, end, deviceId, contextId, streamId, "
-       "correlationId, globalPid, bytes, copyKind, srcKind, dstKind, srcDeviceId, dstDeviceId) "
-       "VALUES (" + std::to_string(start) + ", " + std::to_string(end) + ", 0, 1, 7, " +
-       std::to_string(corr) + ", " + kGlobalPid + ", " + std::to_string(bytes) + ", " +
-       std::to_string(copy_kind) + ", " + std::to_string(src_kind) + ", " +
-       std::to_string(dst_kind) + ", " + src_dst_device + ")");
+void SyntheticReport::Memcpy(int64_t start, int64_t end, int64_t corr, int64_t bytes, int copy_kind,
+                             int src_kind, int dst_kind, const std::string& src_dst_device) {
+  Exec(
+      "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY(start, end, deviceId, contextId, streamId, "
+      "correlationId, globalPid, bytes, copyKind, srcKind, dstKind, srcDeviceId, dstDeviceId) "
+      "VALUES (" +
+      std::to_string(start) + ", " + std::to_string(end) + ", 0, 1, 7, " + std::to_string(corr) +
+      ", " + kGlobalPid + ", " + std::to_string(bytes) + ", " + std::to_string(copy_kind) + ", " +
+      std::to_string(src_kind) + ", " + std::to_string(dst_kind) + ", " + src_dst_device + ")");
 }
 
 void SyntheticReport::Memset(int64_t start, int64_t end, int64_t corr, int64_t bytes,
                              int mem_kind) {
-  Exec("INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET(start, end, deviceId, contextId, streamId, "
-       "correlationId, globalPid, value, bytes, memKind) VALUES (" + std::to_string(start) + ", " +
-       std::to_string(end) + ", 0, 1, 7, " + std::to_string(corr) + ", " + kGlobalPid + ", 0, " +
-       std::to_string(bytes) + ", " + std::to_string(mem_kind) + ")");
+  Exec(
+      "INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET(start, end, deviceId, contextId, streamId, "
+      "correlationId, globalPid, value, bytes, memKind) VALUES (" +
+      std::to_string(start) + ", " + std::to_string(end) + ", 0, 1, 7, " + std::to_string(corr) +
+      ", " + kGlobalPid + ", 0, " + std::to_string(bytes) + ", " + std::to_string(mem_kind) + ")");
 }
 
 void SyntheticReport::PushPop(int64_t start, int64_t end, const std::string& text, int64_t tid) {
@@ -97,9 +103,11 @@ void SyntheticReport::PushPop(int64_t start, int64_t end, const std::string& tex
 }
 
 void SyntheticReport::Osrt(int64_t start, int64_t end, const std::string& name, int64_t tid) {
-  Exec("INSERT INTO OSRT_API(start, end, eventClass, globalTid, nameId, returnValue, "
-       "callchainId) VALUES (" + std::to_string(start) + ", " + std::to_string(end) + ", 27, " +
-       Tid(tid) + ", " + std::to_string(String(name)) + ", 0, 0)");
+  Exec(
+      "INSERT INTO OSRT_API(start, end, eventClass, globalTid, nameId, returnValue, "
+      "callchainId) VALUES (" +
+      std::to_string(start) + ", " + std::to_string(end) + ", 27, " + Tid(tid) + ", " +
+      std::to_string(String(name)) + ", 0, 0)");
 }
 
 Result<RuleOutcome> SyntheticReport::Run(const std::string& name,

@@ -26,9 +26,10 @@ class SyntheticReport {
   void Exec(const std::string& sql);
   int64_t String(const std::string& value);  // StringIds id (inserted once)
   void Api(int64_t start, int64_t end, int64_t corr, const std::string& name, int64_t tid = kPid);
-  void Kernel(int64_t start, int64_t end, int64_t corr, const std::string& name, int64_t device = 0);
-  void Memcpy(int64_t start, int64_t end, int64_t corr, int64_t bytes, int copy_kind,
-              int src_kind, int dst_kind, const std::string& src_dst_device = "NULL, NULL");
+  void Kernel(int64_t start, int64_t end, int64_t corr, const std::string& name,
+              int64_t device = 0);
+  void Memcpy(int64_t start, int64_t end, int64_t corr, int64_t bytes, int copy_kind, int src_kind,
+              int dst_kind, const std::string& src_dst_device = "NULL, NULL");
   void Memset(int64_t start, int64_t end, int64_t corr, int64_t bytes, int mem_kind);
   void PushPop(int64_t start, int64_t end, const std::string& text, int64_t tid = kPid);
   void Osrt(int64_t start, int64_t end, const std::string& name, int64_t tid = kPid);

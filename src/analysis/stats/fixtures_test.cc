@@ -16,24 +16,24 @@ using testing::Fixture;
 
 struct FixtureCase {
   std::string file;
-  bool modern;                       // readable without the ReportReader
-  std::set<std::string> skipped;     // reports that must be SKIPPED
+  bool modern;                    // readable without the ReportReader
+  std::set<std::string> skipped;  // reports that must be SKIPPED
 };
 
 // None of the fixtures has this data: these reports are SKIPPED on every one (the nsys reports
 // gsys knows by name only among them, ReportSpec::summarized).
 const std::set<std::string> kNeverPresent = {
-    "cublas_api_sum",     "cudnn_api_sum",          "cuda_api_callers",
-    "mpi_event_sum",      "mpi_event_trace",        "um_sum",
-    "um_total_sum",       "dx11_pix_sum",           "dx12_gpu_marker_sum",
-    "dx12_pix_sum",       "mpi_msg_size_sum",       "network_congestion",
-    "nvvideo_api_sum",    "openacc_sum",            "opengl_khr_gpu_range_sum",
-    "opengl_khr_range_sum", "openmp_sum",           "syscall_sum",
-    "um_cpu_page_faults_sum", "vulkan_api_sum",     "vulkan_api_trace",
-    "vulkan_gpu_marker_sum", "vulkan_marker_sum",   "wddm_queue_sum"};
-const std::set<std::string> kNvtxReports = {"nvtx_sum", "nvtx_pushpop_sum", "nvtx_startend_sum",
-                                            "nvtx_pushpop_trace", "nvtx_gpu_proj_sum",
-                                            "nvtx_gpu_proj_trace", "nvtx_kern_sum"};
+    "cublas_api_sum",         "cudnn_api_sum",     "cuda_api_callers",
+    "mpi_event_sum",          "mpi_event_trace",   "um_sum",
+    "um_total_sum",           "dx11_pix_sum",      "dx12_gpu_marker_sum",
+    "dx12_pix_sum",           "mpi_msg_size_sum",  "network_congestion",
+    "nvvideo_api_sum",        "openacc_sum",       "opengl_khr_gpu_range_sum",
+    "opengl_khr_range_sum",   "openmp_sum",        "syscall_sum",
+    "um_cpu_page_faults_sum", "vulkan_api_sum",    "vulkan_api_trace",
+    "vulkan_gpu_marker_sum",  "vulkan_marker_sum", "wddm_queue_sum"};
+const std::set<std::string> kNvtxReports = {
+    "nvtx_sum",          "nvtx_pushpop_sum",    "nvtx_startend_sum", "nvtx_pushpop_trace",
+    "nvtx_gpu_proj_sum", "nvtx_gpu_proj_trace", "nvtx_kern_sum"};
 
 // `samples`: the fixture has CPU samples (COMPOSITE_EVENTS): only the 2025.1 one.
 std::set<std::string> Skips(bool osrt, bool nvtx, bool samples = false) {
@@ -108,9 +108,11 @@ TEST_P(FixtureTest, EveryReportRunsOrIsSkipped) {
 
 TEST_P(FixtureTest, KernelArgumentsRun) {
   for (const char* name : {"cuda_gpu_kern_sum", "cuda_gpu_trace", "cuda_kern_exec_sum"}) {
-    for (std::vector<std::string> args :
-         {std::vector<std::string>{"base"}, {"mangled"}, {"nvtx-name"}, {"nvtx-name", "base"},
-          {"nvtx-name", "mangled"}}) {
+    for (std::vector<std::string> args : {std::vector<std::string>{"base"},
+                                          {"mangled"},
+                                          {"nvtx-name"},
+                                          {"nvtx-name", "base"},
+                                          {"nvtx-name", "mangled"}}) {
       ReportOutcome outcome = Run(name, args);
       // :nvtx-name without NVTX data is SKIPPED, as nsys 2025.3.1 does (tests/parity).
       bool no_nvtx = GetParam().skipped.count("nvtx_sum") == 1;
@@ -132,7 +134,8 @@ TEST_P(FixtureTest, SummariesAgreeWithRawTables) {
   ReportOutcome kern = Run("cuda_gpu_kern_sum");
   EXPECT_EQ(ColumnSum(kern, "Total Time"),
             RawInt("SELECT sum(end - start) FROM CUPTI_ACTIVITY_KIND_KERNEL"));
-  EXPECT_EQ(ColumnSum(kern, "Instances"), RawInt("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL"));
+  EXPECT_EQ(ColumnSum(kern, "Instances"),
+            RawInt("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL"));
   EXPECT_EQ(static_cast<int64_t>(kern.table.rows.size()),
             RawInt("SELECT count(DISTINCT demangledName) FROM CUPTI_ACTIVITY_KIND_KERNEL"));
   EXPECT_NEAR(ColumnSum(kern, "Time"), 100.0, 0.05 * static_cast<double>(kern.table.rows.size()));
@@ -140,15 +143,17 @@ TEST_P(FixtureTest, SummariesAgreeWithRawTables) {
   ReportOutcome api = Run("cuda_api_sum");
   EXPECT_EQ(ColumnSum(api, "Total Time"),
             RawInt("SELECT sum(end - start) FROM CUPTI_ACTIVITY_KIND_RUNTIME"));
-  EXPECT_EQ(ColumnSum(api, "Num Calls"), RawInt("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME"));
+  EXPECT_EQ(ColumnSum(api, "Num Calls"),
+            RawInt("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME"));
 
   ReportOutcome trace = Run("cuda_api_trace");
   EXPECT_EQ(static_cast<int64_t>(trace.table.rows.size()),
             RawInt("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME"));
 
   ReportOutcome size = Run("cuda_gpu_mem_size_sum");
-  bool has_memset = RawInt("SELECT count(*) FROM sqlite_master "
-                           "WHERE name = 'CUPTI_ACTIVITY_KIND_MEMSET'") > 0;
+  bool has_memset = RawInt(
+                        "SELECT count(*) FROM sqlite_master "
+                        "WHERE name = 'CUPTI_ACTIVITY_KIND_MEMSET'") > 0;
   EXPECT_EQ(ColumnSum(size, "Total"),
             RawInt("SELECT sum(bytes) FROM CUPTI_ACTIVITY_KIND_MEMCPY") +
                 (has_memset ? RawInt("SELECT sum(bytes) FROM CUPTI_ACTIVITY_KIND_MEMSET") : 0));
@@ -176,7 +181,8 @@ TEST_P(FixtureTest, NvtxAgreesWithRawTables) {
   // Each range's children are counted once: the sum of NumChild is the number of non-roots.
   int lvl = ColumnIndex(pushpop.table, "Lvl");
   int64_t non_roots = 0;
-  for (const auto& row : pushpop.table.rows) non_roots += CellNumber(row[static_cast<size_t>(lvl)]) > 0;
+  for (const auto& row : pushpop.table.rows)
+    non_roots += CellNumber(row[static_cast<size_t>(lvl)]) > 0;
   EXPECT_EQ(ColumnSum(pushpop, "NumChild"), static_cast<double>(non_roots));
   // nvtx_kern_sum lists a kernel under every enclosing range (as nsys; exact values are pinned
   // by the parity tier), so it counts each launched kernel at least once.

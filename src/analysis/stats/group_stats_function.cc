@@ -55,7 +55,8 @@ size_t GroupFor(State& s, sqlite3_value* key) {
   switch (sqlite3_value_type(key)) {
     case SQLITE_INTEGER: {
       int64_t k = sqlite3_value_int64(key);
-      if (s.last_int_group >= 0 && k == s.last_int_key) return static_cast<size_t>(s.last_int_group);
+      if (s.last_int_group >= 0 && k == s.last_int_key)
+        return static_cast<size_t>(s.last_int_group);
       size_t g = FindOrAdd(s, s.int_keys, k);
       s.last_int_key = k;
       s.last_int_group = static_cast<ptrdiff_t>(g);
@@ -153,7 +154,10 @@ void AppendGroup(std::string& out, Group& g) {
     return;
   }
   double total = g.all_int ? static_cast<double>(g.int_total) : g.real_total;
-  if (g.all_int) AppendInt(out, g.int_total); else AppendReal(out, g.real_total);
+  if (g.all_int)
+    AppendInt(out, g.int_total);
+  else
+    AppendReal(out, g.real_total);
   out += ',';
   AppendInt(out, static_cast<int64_t>(n));
   out += ',';
@@ -161,13 +165,20 @@ void AppendGroup(std::string& out, Group& g) {
   AppendReal(out, mean);
   out += ',';
   long double m2 = 0;
-  for (double x : g.values) m2 += (x - static_cast<long double>(mean)) * (x - static_cast<long double>(mean));
+  for (double x : g.values)
+    m2 += (x - static_cast<long double>(mean)) * (x - static_cast<long double>(mean));
   double stdev = n < 2 ? 0.0 : static_cast<double>(std::sqrt(m2 / static_cast<long double>(n - 1)));
   AppendReal(out, Quantile(g.values, 0.5));
   out += ',';
-  if (g.all_int) AppendInt(out, g.int_min); else AppendReal(out, g.min);
+  if (g.all_int)
+    AppendInt(out, g.int_min);
+  else
+    AppendReal(out, g.min);
   out += ',';
-  if (g.all_int) AppendInt(out, g.int_max); else AppendReal(out, g.max);
+  if (g.all_int)
+    AppendInt(out, g.int_max);
+  else
+    AppendReal(out, g.max);
   out += ',';
   AppendReal(out, stdev);
   out += ',';

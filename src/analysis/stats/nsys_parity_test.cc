@@ -38,10 +38,9 @@ std::vector<std::string> SplitBySpans(const std::string& line,
   for (size_t i = 0; i < spans.size(); ++i) {
     size_t begin = i == 0 ? 0 : spans[i - 1].second;
     size_t end = i + 1 == spans.size() ? std::string::npos : spans[i].second;
-    cells.push_back(begin < line.size() ? Trim(line.substr(begin, end == std::string::npos
-                                                                          ? end
-                                                                          : end - begin))
-                                        : "");
+    cells.push_back(begin < line.size()
+                        ? Trim(line.substr(begin, end == std::string::npos ? end : end - begin))
+                        : "");
   }
   return cells;
 }
@@ -70,7 +69,10 @@ std::map<std::string, NsysTable> ParseNsysStats(const std::string& path) {
     }
     if (spans.empty()) {
       for (size_t i = 0; i < line.size();) {
-        if (line[i] != '-') { ++i; continue; }
+        if (line[i] != '-') {
+          ++i;
+          continue;
+        }
         size_t j = line.find_first_not_of('-', i);
         if (j == std::string::npos) j = line.size();
         spans.emplace_back(i, j);

@@ -90,13 +90,15 @@ std::string ReportArgsHelp(const ReportSpec& spec) {
   std::string help;
   for (std::string_view arg : spec.args) {
     if (arg == "nvtx-name") {
-      help += "    nvtx-name - prefix each kernel name with the innermost enclosing NVTX range\n"
-              "        (range on the launching thread that contains the launch call).\n";
+      help +=
+          "    nvtx-name - prefix each kernel name with the innermost enclosing NVTX range\n"
+          "        (range on the launching thread that contains the launch call).\n";
     } else if (arg == "base") {
       help += "    base - use the kernel base (function) name instead of the templated name.\n";
     } else if (arg == "mangled") {
-      help += "    mangled - use the raw mangled kernel name (the demangled name when the\n"
-              "        report has no mangled names).\n";
+      help +=
+          "    mangled - use the raw mangled kernel name (the demangled name when the\n"
+          "        report has no mangled names).\n";
     } else if (arg == "rows") {
       help += "    rows=<limit> - maximum number of rows returned (default 10).\n";
     }
@@ -123,7 +125,8 @@ Result<std::vector<ReportRequest>> ParseReportList(const std::vector<std::string
     size_t pos = 0;
     while (true) {
       size_t comma = value.find(',', pos);
-      std::string item = value.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+      std::string item =
+          value.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
       if (item.empty()) {
         if (requests.empty()) {
           return Error(StatusCode::kInvalidArgument,
@@ -136,7 +139,8 @@ Result<std::vector<ReportRequest>> ParseReportList(const std::vector<std::string
         request.name = item.substr(0, colon);
         while (colon != std::string::npos) {
           size_t next = item.find(':', colon + 1);
-          request.args.push_back(item.substr(colon + 1, next == std::string::npos ? next : next - colon - 1));
+          request.args.push_back(
+              item.substr(colon + 1, next == std::string::npos ? next : next - colon - 1));
           colon = next;
         }
         const ReportSpec* spec = FindReportSpec(request.name);

@@ -19,7 +19,8 @@ namespace gsys::analysis {
 
 // Checks `args` against `spec` and returns the template values they define (every variable and
 // flag the report may use gets a value, so templates never see an unset name).
-Result<TemplateContext> BindReportArgs(const ReportSpec& spec, const std::vector<std::string>& args);
+Result<TemplateContext> BindReportArgs(const ReportSpec& spec,
+                                       const std::vector<std::string>& args);
 
 // One help line per argument `spec` accepts.
 std::string ReportArgsHelp(const ReportSpec& spec);

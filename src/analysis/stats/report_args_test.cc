@@ -79,14 +79,26 @@ TEST(ReportRegistryTest, SortedWithSqlAndHelp) {
     EXPECT_NE(all[i].help.find(all[i].title), std::string::npos);
   }
   // nsys 2025.3.1's default set, every one of them.
-  EXPECT_EQ(DefaultReports(),
-            (std::vector<std::string>{
-                "nvtx_sum", "osrt_sum", "cuda_api_sum", "cuda_gpu_kern_sum",
-                "cuda_gpu_mem_time_sum", "cuda_gpu_mem_size_sum", "openmp_sum",
-                "opengl_khr_range_sum", "opengl_khr_gpu_range_sum", "vulkan_marker_sum",
-                "vulkan_gpu_marker_sum", "dx11_pix_sum", "dx12_gpu_marker_sum", "dx12_pix_sum",
-                "wddm_queue_sum", "um_sum", "um_total_sum", "um_cpu_page_faults_sum",
-                "openacc_sum", "syscall_sum"}));
+  EXPECT_EQ(DefaultReports(), (std::vector<std::string>{"nvtx_sum",
+                                                        "osrt_sum",
+                                                        "cuda_api_sum",
+                                                        "cuda_gpu_kern_sum",
+                                                        "cuda_gpu_mem_time_sum",
+                                                        "cuda_gpu_mem_size_sum",
+                                                        "openmp_sum",
+                                                        "opengl_khr_range_sum",
+                                                        "opengl_khr_gpu_range_sum",
+                                                        "vulkan_marker_sum",
+                                                        "vulkan_gpu_marker_sum",
+                                                        "dx11_pix_sum",
+                                                        "dx12_gpu_marker_sum",
+                                                        "dx12_pix_sum",
+                                                        "wddm_queue_sum",
+                                                        "um_sum",
+                                                        "um_total_sum",
+                                                        "um_cpu_page_faults_sum",
+                                                        "openacc_sum",
+                                                        "syscall_sum"}));
   EXPECT_NE(ReportHelp("ALL").find("um_sum[:rows=<limit>]"), std::string::npos);
   EXPECT_NE(ReportHelp("nvtx_summ").find("did you mean 'nvtx_sum'"), std::string::npos);
 }

@@ -19,8 +19,8 @@ TemplateContext Ctx() {
 }
 
 TEST(SqlTemplateTest, SubstitutesAndSections) {
-  auto out = RenderSqlTemplate("r", "a {{col}} {{#on}}x{{^off}}y{{/off}}{{/on}}{{#off}}z{{/off}}",
-                               Ctx());
+  auto out =
+      RenderSqlTemplate("r", "a {{col}} {{#on}}x{{^off}}y{{/off}}{{/on}}{{#off}}z{{/off}}", Ctx());
   ASSERT_TRUE(out.ok()) << out.status().message();
   EXPECT_EQ(*out, "a shortName xy");
 }
@@ -31,7 +31,8 @@ TEST(SqlTemplateTest, Partials) {
   auto out = RenderSqlTemplate("r", "[{{>p}}]", ctx);
   ASSERT_TRUE(out.ok()) << out.status().message();
   EXPECT_EQ(*out, "[P(shortName)]");
-  auto tables = TablesTestedByTemplate("{{#has:T}}{{/has:T}}{{>p}}{{^has:T}}{{/has:T}}", ctx.partials);
+  auto tables =
+      TablesTestedByTemplate("{{#has:T}}{{/has:T}}{{>p}}{{^has:T}}{{/has:T}}", ctx.partials);
   EXPECT_EQ(tables, (std::vector<std::string>{"T", "U"}));
 }
 

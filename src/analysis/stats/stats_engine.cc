@@ -4,12 +4,12 @@
 #include <string>
 
 #include "analysis/stats/column_alias.h"
-#include "analysis/stats/stats.h"
-#include "common/strings.h"
 #include "analysis/stats/group_stats_function.h"
 #include "analysis/stats/report_args.h"
 #include "analysis/stats/report_registry.h"
 #include "analysis/stats/sql_template.h"
+#include "analysis/stats/stats.h"
+#include "common/strings.h"
 #include "report/db/sql_functions.h"
 
 namespace gsys::analysis {
@@ -58,10 +58,18 @@ Result<ResultTable> QueryResultTable(Database& db, std::string_view sql) {
     row.reserve(static_cast<size_t>(ncols));
     for (int c = 0; c < ncols; ++c) {
       switch (stmt.ColumnType(c)) {
-        case SQLITE_INTEGER: row.emplace_back(stmt.ColumnInt(c)); break;
-        case SQLITE_FLOAT: row.emplace_back(stmt.ColumnDouble(c)); break;
-        case SQLITE_NULL: row.emplace_back(std::monostate{}); break;
-        default: row.emplace_back(std::string(stmt.ColumnText(c))); break;
+        case SQLITE_INTEGER:
+          row.emplace_back(stmt.ColumnInt(c));
+          break;
+        case SQLITE_FLOAT:
+          row.emplace_back(stmt.ColumnDouble(c));
+          break;
+        case SQLITE_NULL:
+          row.emplace_back(std::monostate{});
+          break;
+        default:
+          row.emplace_back(std::string(stmt.ColumnText(c)));
+          break;
       }
     }
     table.rows.push_back(std::move(row));
@@ -128,11 +136,10 @@ Result<ReportOutcome> RunReportWith(Database& db, const HasRowsFn& has_rows,
 
 Result<ReportOutcome> RunReportOnDatabase(Database& db, const ReportRequest& request) {
   HasRowsFn has_rows = [&db](std::string_view table) -> Result<bool> {
-    std::string exists_sql =
-        "SELECT count(*) FROM (SELECT name FROM sqlite_master WHERE name = " +
-        gsys::report::QuoteLiteral(table) +
-        " UNION ALL SELECT name FROM sqlite_temp_master WHERE name = " +
-        gsys::report::QuoteLiteral(table) + ")";
+    std::string exists_sql = "SELECT count(*) FROM (SELECT name FROM sqlite_master WHERE name = " +
+                             gsys::report::QuoteLiteral(table) +
+                             " UNION ALL SELECT name FROM sqlite_temp_master WHERE name = " +
+                             gsys::report::QuoteLiteral(table) + ")";
     GSYS_ASSIGN_OR_RETURN(auto count, db.QueryInt(exists_sql));
     if (!count || *count == 0) return false;
     GSYS_ASSIGN_OR_RETURN(auto row, db.QueryInt("SELECT 1 FROM " +
@@ -146,7 +153,8 @@ const std::vector<ReportInfo>& AllReports() {
   static const std::vector<ReportInfo>* infos = [] {
     auto* list = new std::vector<ReportInfo>();
     for (const ReportSpec& spec : ReportSpecs()) {
-      list->push_back({std::string(spec.name), std::string(spec.title), ReportHelp(std::string(spec.name))});
+      list->push_back(
+          {std::string(spec.name), std::string(spec.title), ReportHelp(std::string(spec.name))});
     }
     return list;
   }();
@@ -155,12 +163,26 @@ const std::vector<ReportInfo>& AllReports() {
 
 std::vector<std::string> DefaultReports() {
   // nsys 2025.3.1's default order; reports gsys does not have are left out.
-  static constexpr std::string_view kNsysDefaults[] = {
-      "nvtx_sum", "osrt_sum", "cuda_api_sum", "cuda_gpu_kern_sum", "cuda_gpu_mem_time_sum",
-      "cuda_gpu_mem_size_sum", "openmp_sum", "opengl_khr_range_sum", "opengl_khr_gpu_range_sum",
-      "vulkan_marker_sum", "vulkan_gpu_marker_sum", "dx11_pix_sum", "dx12_gpu_marker_sum",
-      "dx12_pix_sum", "wddm_queue_sum", "um_sum", "um_total_sum", "um_cpu_page_faults_sum",
-      "openacc_sum", "syscall_sum"};
+  static constexpr std::string_view kNsysDefaults[] = {"nvtx_sum",
+                                                       "osrt_sum",
+                                                       "cuda_api_sum",
+                                                       "cuda_gpu_kern_sum",
+                                                       "cuda_gpu_mem_time_sum",
+                                                       "cuda_gpu_mem_size_sum",
+                                                       "openmp_sum",
+                                                       "opengl_khr_range_sum",
+                                                       "opengl_khr_gpu_range_sum",
+                                                       "vulkan_marker_sum",
+                                                       "vulkan_gpu_marker_sum",
+                                                       "dx11_pix_sum",
+                                                       "dx12_gpu_marker_sum",
+                                                       "dx12_pix_sum",
+                                                       "wddm_queue_sum",
+                                                       "um_sum",
+                                                       "um_total_sum",
+                                                       "um_cpu_page_faults_sum",
+                                                       "openacc_sum",
+                                                       "syscall_sum"};
   std::vector<std::string> names;
   for (std::string_view name : kNsysDefaults) {
     if (FindReportSpec(name)) names.emplace_back(name);

@@ -44,9 +44,7 @@ class ReaderFixture : public Fixture {
 
 }  // namespace
 
-std::string FixturePath(const std::string& file) {
-  return fixtures::NsysFixtureDir() + "/" + file;
-}
+std::string FixturePath(const std::string& file) { return fixtures::NsysFixtureDir() + "/" + file; }
 
 bool HaveReader() { return GSYS_STATS_HAVE_READER != 0; }
 

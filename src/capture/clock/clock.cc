@@ -38,7 +38,8 @@ void CalibrateTicks(int64_t ticks0, int64_t ns0, int64_t ticks1, int64_t ns1) {
 }
 
 int64_t NsToTicks(int64_t ns) {
-  return static_cast<int64_t>((static_cast<__int128>(ns) * g_ticks_per_ns_q20.load(std::memory_order_relaxed)) >> 20);
+  return static_cast<int64_t>(
+      (static_cast<__int128>(ns) * g_ticks_per_ns_q20.load(std::memory_order_relaxed)) >> 20);
 }
 
 }  // namespace gsys::capture

@@ -81,10 +81,10 @@ uint32_t ActivityAdapter::InternApiName(CUpti_CallbackDomain domain, CUpti_Callb
   auto it = api_names_.find(key);
   if (it != api_names_.end()) return it->second;
   const char* name = names_ != nullptr ? names_(names_ctx_, domain, cbid) : nullptr;
-  std::string text = name != nullptr ? std::string(name)
-                                      : (domain == CUPTI_CB_DOMAIN_DRIVER_API ? "cuda_driver_"
-                                                                              : "cuda_runtime_") +
-                                            std::to_string(cbid);
+  std::string text =
+      name != nullptr ? std::string(name)
+                      : (domain == CUPTI_CB_DOMAIN_DRIVER_API ? "cuda_driver_" : "cuda_runtime_") +
+                            std::to_string(cbid);
   uint32_t id = EmitString(text);
   api_names_.emplace(key, id);
   return id;
@@ -98,9 +98,9 @@ void ActivityAdapter::OnApi(const CUpti_ActivityAPI& r, CUpti_CallbackDomain dom
   b.cbid = r.cbid;
   b.name_id = InternApiName(domain, r.cbid);
   b.return_value = static_cast<int32_t>(r.returnValue);
-  b.domain = static_cast<uint8_t>(domain == CUPTI_CB_DOMAIN_DRIVER_API
-                                      ? fmt::CudaApiDomain::kDriver
-                                      : fmt::CudaApiDomain::kRuntime);
+  b.domain =
+      static_cast<uint8_t>(domain == CUPTI_CB_DOMAIN_DRIVER_API ? fmt::CudaApiDomain::kDriver
+                                                                : fmt::CudaApiDomain::kRuntime);
   Emit(fmt::kCudaApi, r.threadId, b);
 }
 
@@ -300,7 +300,7 @@ void ActivityAdapter::OnOverhead(const CUpti_ActivityOverhead3& r) {
   b.overhead_kind = static_cast<uint32_t>(r.overheadKind);
   b.object_kind = static_cast<uint32_t>(r.objectKind);
   b.object_id = r.objectKind == CUPTI_ACTIVITY_OBJECT_THREAD ? r.objectId.pt.threadId
-                                                              : r.objectId.dcs.deviceId;
+                                                             : r.objectId.dcs.deviceId;
   b.correlation_id = r.correlationId;
   Emit(fmt::kCudaOverhead, 0, b);
 }

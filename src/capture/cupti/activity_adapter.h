@@ -24,9 +24,9 @@ using CallbackNameFn = const char* (*)(void* ctx, CUpti_CallbackDomain domain,
                                        CUpti_CallbackId cbid);
 
 struct AdapterStats {
-  uint64_t records = 0;   // activity records handled
-  uint64_t ignored = 0;   // kinds gsys does not record
-  uint64_t dropped = 0;   // sink refused the record
+  uint64_t records = 0;  // activity records handled
+  uint64_t ignored = 0;  // kinds gsys does not record
+  uint64_t dropped = 0;  // sink refused the record
 };
 
 class ActivityAdapter {

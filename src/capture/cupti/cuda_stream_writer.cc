@@ -48,9 +48,9 @@ bool CudaStreamWriter::Append(format::RecordKind kind, uint32_t tid, const void*
 
 void CudaStreamWriter::Flush(bool final_chunk) {
   if (fd_ < 0 || (payload_.empty() && !final_chunk)) return;
-  format::ChunkHeader h = format::MakeChunkHeader(
-      pid_, stream_id_, seq_++, payload_.data(), static_cast<uint32_t>(payload_.size()),
-      records_, final_chunk ? format::kChunkFinal : 0u);
+  format::ChunkHeader h = format::MakeChunkHeader(pid_, stream_id_, seq_++, payload_.data(),
+                                                  static_cast<uint32_t>(payload_.size()), records_,
+                                                  final_chunk ? format::kChunkFinal : 0u);
   // One writev(2) per chunk: a chunk is either whole on disk or cut at the very end.
   iovec iov[2] = {{&h, sizeof(h)}, {payload_.data(), payload_.size()}};
   size_t total = sizeof(h) + payload_.size();

@@ -47,9 +47,9 @@ void* OpenCupti(const std::string& cuda_home, std::string* tried) {
   if (!cudart_dir.empty()) {
     // toolkit layout (lib64/libcudart + lib64/libcupti) and pip wheels
     // (nvidia/cuda_runtime/lib + nvidia/cuda_cupti/lib, or nvidia/cu13/lib for both).
-    for (const char* rel : {"/libcupti.so.13", "/libcupti.so.12", "/libcupti.so",
-                            "/../../cuda_cupti/lib/libcupti.so.13",
-                            "/../../cuda_cupti/lib/libcupti.so.12"}) {
+    for (const char* rel :
+         {"/libcupti.so.13", "/libcupti.so.12", "/libcupti.so",
+          "/../../cuda_cupti/lib/libcupti.so.13", "/../../cuda_cupti/lib/libcupti.so.12"}) {
       if (void* h = TryOpen(cudart_dir + rel, RTLD_NOW | RTLD_LOCAL, tried)) return h;
     }
   }
@@ -99,12 +99,11 @@ bool LoadCuptiApi(const std::string& cuda_home, CuptiApi* api, std::string* erro
   ok &= Resolve(h, "cuptiGetCallbackName", &api->GetCallbackName, true, &missing);
   ok &= Resolve(h, "cuptiActivityEnable", &api->ActivityEnable, true, &missing);
   ok &= Resolve(h, "cuptiActivityDisable", &api->ActivityDisable, true, &missing);
-  ok &= Resolve(h, "cuptiActivityEnableDriverApi", &api->ActivityEnableDriverApi, false,
-                &missing);
-  ok &= Resolve(h, "cuptiActivityEnableRuntimeApi", &api->ActivityEnableRuntimeApi, false,
-                &missing);
-  ok &= Resolve(h, "cuptiActivityRegisterCallbacks", &api->ActivityRegisterCallbacks, true,
-                &missing);
+  ok &= Resolve(h, "cuptiActivityEnableDriverApi", &api->ActivityEnableDriverApi, false, &missing);
+  ok &=
+      Resolve(h, "cuptiActivityEnableRuntimeApi", &api->ActivityEnableRuntimeApi, false, &missing);
+  ok &=
+      Resolve(h, "cuptiActivityRegisterCallbacks", &api->ActivityRegisterCallbacks, true, &missing);
   ok &= Resolve(h, "cuptiActivityRegisterTimestampCallback",
                 &api->ActivityRegisterTimestampCallback, false, &missing);
   ok &= Resolve(h, "cuptiActivityGetNextRecord", &api->ActivityGetNextRecord, true, &missing);

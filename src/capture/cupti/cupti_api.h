@@ -22,7 +22,7 @@ struct CuptiApi {
   decltype(&::cuptiGetCallbackName) GetCallbackName = nullptr;
   decltype(&::cuptiActivityEnable) ActivityEnable = nullptr;
   decltype(&::cuptiActivityDisable) ActivityDisable = nullptr;
-  decltype(&::cuptiActivityEnableDriverApi) ActivityEnableDriverApi = nullptr;  // may be null
+  decltype(&::cuptiActivityEnableDriverApi) ActivityEnableDriverApi = nullptr;    // may be null
   decltype(&::cuptiActivityEnableRuntimeApi) ActivityEnableRuntimeApi = nullptr;  // may be null
   decltype(&::cuptiActivityRegisterCallbacks) ActivityRegisterCallbacks = nullptr;
   decltype(&::cuptiActivityRegisterTimestampCallback) ActivityRegisterTimestampCallback = nullptr;

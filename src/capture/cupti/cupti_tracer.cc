@@ -73,13 +73,13 @@ constexpr CUpti_CallbackId kQuietRuntimeCbids[] = {
 }  // namespace
 
 // CUPTI checked call: logs the call text and result once, evaluates to the result.
-#define GSYS_CUPTI_CALL(api, call)                                               \
-  ([&]() {                                                                       \
-    CUptiResult gsys_r = (api).call;                                             \
-    if (gsys_r != CUPTI_SUCCESS && config_.log) {                                \
-      Print("cupti: %s -> %s", #call, (api).ResultText(gsys_r));                 \
-    }                                                                            \
-    return gsys_r;                                                               \
+#define GSYS_CUPTI_CALL(api, call)                               \
+  ([&]() {                                                       \
+    CUptiResult gsys_r = (api).call;                             \
+    if (gsys_r != CUPTI_SUCCESS && config_.log) {                \
+      Print("cupti: %s -> %s", #call, (api).ResultText(gsys_r)); \
+    }                                                            \
+    return gsys_r;                                               \
   }())
 
 CuptiTracer::CuptiTracer(const CudaConfig& config, RangeHook hook)
@@ -120,8 +120,7 @@ bool CuptiTracer::Start() {
   uint32_t version = 0;
   api_.GetVersion(&version);
   adapter_ = ActivityAdapter(&writer_, &CuptiTracer::CallbackName, this, version);
-  if (!writer_.Open(config_.session_dir, static_cast<uint32_t>(getpid()),
-                    MonotonicNow() | 1)) {
+  if (!writer_.Open(config_.session_dir, static_cast<uint32_t>(getpid()), MonotonicNow() | 1)) {
     Print("CUDA trace off: cannot create a stream in %s", config_.session_dir);
     return false;
   }
@@ -169,9 +168,10 @@ bool CuptiTracer::Subscribe() {
   }
   if (r == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED) {
     const char* who = holder[0] != '\0' ? holder : "another CUPTI client";
-    Print("warning: CUDA trace off: %s is already attached to CUPTI (one client per process); "
-          "no CUDA kernels, copies or API calls will be recorded; NVTX and OS runtime go on",
-          who);
+    Print(
+        "warning: CUDA trace off: %s is already attached to CUPTI (one client per process); "
+        "no CUDA kernels, copies or API calls will be recorded; NVTX and OS runtime go on",
+        who);
     Notice(static_cast<uint32_t>(format::CudaNotice::kOtherSubscriber), 0, who);
     return false;
   }
@@ -215,7 +215,8 @@ void CuptiTracer::EnableKinds(bool on) {
   };
   if (k & kCudaRuntime) set(CUPTI_ACTIVITY_KIND_RUNTIME);
   // After the kind: enabling RUNTIME resets the per-call settings.
-  if (on && (k & kCudaRuntime) && !(k & kCudaRuntimeAll) && api_.ActivityEnableRuntimeApi != nullptr) {
+  if (on && (k & kCudaRuntime) && !(k & kCudaRuntimeAll) &&
+      api_.ActivityEnableRuntimeApi != nullptr) {
     for (CUpti_CallbackId cbid : kQuietRuntimeCbids) api_.ActivityEnableRuntimeApi(cbid, 0);
   }
   if (k & kCudaDriver) set(CUPTI_ACTIVITY_KIND_DRIVER);
@@ -246,8 +247,8 @@ void CuptiTracer::OnProfilerApi(bool start, CUpti_ApiCallbackSite site) {
   if (start && site != CUPTI_API_EXIT) return;
   if (!start && site != CUPTI_API_ENTER) return;
   if (start) {
-    bool once = config_.range_end == RangeEnd::kStop ||
-                config_.range_end == RangeEnd::kStopShutdown;
+    bool once =
+        config_.range_end == RangeEnd::kStop || config_.range_end == RangeEnd::kStopShutdown;
     if (recording_.load() || (once && ranges_seen_ > 0)) return;
     ++ranges_seen_;
   } else if (!recording_.load() || config_.range_end == RangeEnd::kNone) {
@@ -271,8 +272,10 @@ void CUPTIAPI CuptiTracer::OnCallback(void* userdata, CUpti_CallbackDomain domai
     self->backtrace_.OnApi(domain, cbid, cb, self->recording_.load(std::memory_order_relaxed));
   }
   if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
-    if (cbid == CUPTI_DRIVER_TRACE_CBID_cuProfilerStart) self->OnProfilerApi(true, cb->callbackSite);
-    if (cbid == CUPTI_DRIVER_TRACE_CBID_cuProfilerStop) self->OnProfilerApi(false, cb->callbackSite);
+    if (cbid == CUPTI_DRIVER_TRACE_CBID_cuProfilerStart)
+      self->OnProfilerApi(true, cb->callbackSite);
+    if (cbid == CUPTI_DRIVER_TRACE_CBID_cuProfilerStop)
+      self->OnProfilerApi(false, cb->callbackSite);
   } else if (domain == CUPTI_CB_DOMAIN_RUNTIME_API &&
              cbid == CUPTI_RUNTIME_TRACE_CBID_cudaDeviceReset_v3020 &&
              cb->callbackSite == CUPTI_API_ENTER) {
@@ -281,8 +284,7 @@ void CUPTIAPI CuptiTracer::OnCallback(void* userdata, CUpti_CallbackDomain domai
   }
 }
 
-void CUPTIAPI CuptiTracer::OnBufferRequested(uint8_t** buffer, size_t* size,
-                                             size_t* max_records) {
+void CUPTIAPI CuptiTracer::OnBufferRequested(uint8_t** buffer, size_t* size, size_t* max_records) {
   CuptiTracer* self = g_tracer.load(std::memory_order_acquire);
   *max_records = 0;
   *buffer = self != nullptr ? self->pool_.Get() : nullptr;

@@ -13,10 +13,10 @@ namespace gsys::capture {
 namespace {
 
 // Default action "terminate" or "core" (signal(7)); SIGKILL cannot be caught.
-constexpr int kFatalByDefault[] = {SIGHUP,  SIGINT,    SIGQUIT, SIGILL,  SIGTRAP, SIGABRT,
-                                   SIGBUS,  SIGFPE,    SIGUSR1, SIGSEGV, SIGUSR2, SIGPIPE,
-                                   SIGALRM, SIGTERM,   SIGSTKFLT, SIGXCPU, SIGXFSZ, SIGVTALRM,
-                                   SIGPROF, SIGIO,     SIGPWR,  SIGSYS};
+constexpr int kFatalByDefault[] = {SIGHUP,  SIGINT,  SIGQUIT,   SIGILL,  SIGTRAP, SIGABRT,
+                                   SIGBUS,  SIGFPE,  SIGUSR1,   SIGSEGV, SIGUSR2, SIGPIPE,
+                                   SIGALRM, SIGTERM, SIGSTKFLT, SIGXCPU, SIGXFSZ, SIGVTALRM,
+                                   SIGPROF, SIGIO,   SIGPWR,    SIGSYS};
 
 void Handler(int sig, siginfo_t* info, void*) {
   int saved_errno = errno;

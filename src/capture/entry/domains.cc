@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// The capture domains compiled into libgsys-inject.so. CUDA is there when the CUPTI headers were found.
+// The capture domains compiled into libgsys-inject.so. CUDA is there when the CUPTI headers were
+// found.
 #include "capture/capture_domain.h"
 
 namespace gsys::capture {
@@ -16,7 +17,7 @@ CaptureDomain* LibApiCaptureDomain();
 
 CaptureDomain* const* AllCaptureDomains(int* count) {
   static CaptureDomain* const domains[] = {
-      NvtxCaptureDomain(), OsrtCaptureDomain(), StackCaptureDomain(),
+      NvtxCaptureDomain(),   OsrtCaptureDomain(), StackCaptureDomain(),
 #ifdef GSYS_HAVE_CUPTI
       CudaCaptureDomain(),
 #endif

@@ -103,7 +103,8 @@ void ParseRangeEnd(const char* text, CaptureConfig* c) {
 void ReadCudaConfig(const CaptureConfig& common, CudaConfig* c) {
   c->enabled = common.enabled && common.trace_cuda;
   std::memcpy(c->session_dir, common.session_dir, kMaxPathBytes);
-  if (const char* v = std::getenv(kEnvCudaHome)) CopyString(c->cuda_home, kMaxPathBytes, v, std::strlen(v));
+  if (const char* v = std::getenv(kEnvCudaHome))
+    CopyString(c->cuda_home, kMaxPathBytes, v, std::strlen(v));
   if (const char* g = std::getenv(format::kEnvCudaGraphTrace);
       g != nullptr && std::strncmp(g, "graph", 5) == 0) {
     c->kinds |= kCudaGraph;
@@ -176,7 +177,8 @@ void ParseCudaBacktrace(const char* list, BacktraceConfig* c) {
     }
     for (int i = 1; i < 5; ++i) {
       bool all = word == 3 && std::strncmp(p, "all", 3) == 0;
-      if (all || (std::strlen(kCategories[i]) == word && std::strncmp(p, kCategories[i], word) == 0)) {
+      if (all ||
+          (std::strlen(kCategories[i]) == word && std::strncmp(p, kCategories[i], word) == 0)) {
         c->threshold_ns[i] = ns;
         c->cuda_enabled = true;
       }
@@ -192,10 +194,17 @@ uint32_t ParseCudaKinds(const char* list) {
     uint32_t bits;
   };
   static constexpr Word kWords[] = {
-      {"runtime", kCudaRuntime}, {"driver", kCudaDriver},   {"driver-launch", kCudaDriverLaunch},
-      {"kernel", kCudaKernel},   {"memcpy", kCudaMemcpy},   {"memset", kCudaMemset},
-      {"sync", kCudaSync},       {"graph", kCudaGraph},     {"memory", kCudaMemory},
-      {"overhead", kCudaOverhead}, {"runtime-all", kCudaRuntime | kCudaRuntimeAll},
+      {"runtime", kCudaRuntime},
+      {"driver", kCudaDriver},
+      {"driver-launch", kCudaDriverLaunch},
+      {"kernel", kCudaKernel},
+      {"memcpy", kCudaMemcpy},
+      {"memset", kCudaMemset},
+      {"sync", kCudaSync},
+      {"graph", kCudaGraph},
+      {"memory", kCudaMemory},
+      {"overhead", kCudaOverhead},
+      {"runtime-all", kCudaRuntime | kCudaRuntimeAll},
   };
   uint32_t bits = 0;
   for (const Word& w : kWords) {

@@ -66,8 +66,9 @@ struct CudaConfig {
   bool enabled = false;  // GSYS_SESSION_DIR set and "cuda" in GSYS_TRACE
   char session_dir[kMaxPathBytes] = {};
   char cuda_home[kMaxPathBytes] = {};
-  uint32_t kinds = kCudaRuntime | kCudaDriverLaunch | kCudaKernel | kCudaMemcpy | kCudaMemset |
-                   kCudaSync;  // not kCudaOverhead: +1.5 us per launch on the H200 (bench/RESULTS.md)
+  uint32_t kinds =
+      kCudaRuntime | kCudaDriverLaunch | kCudaKernel | kCudaMemcpy | kCudaMemset |
+      kCudaSync;  // not kCudaOverhead: +1.5 us per launch on the H200 (bench/RESULTS.md)
   bool profiler_api_range = false;
   RangeEnd range_end = RangeEnd::kStopShutdown;
   int flush_ms = 200;

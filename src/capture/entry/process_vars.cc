@@ -17,8 +17,8 @@ namespace {
 
 // Raw syscalls: the interposed open/write/close would record these as the program's calls.
 bool WriteWhole(const char* path, const char* bytes, size_t size) {
-  long fd = syscall(SYS_openat, AT_FDCWD, path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
-                    0600);
+  long fd = syscall(SYS_openat, AT_FDCWD, path,
+                    O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
   if (fd < 0) return false;
   size_t done = 0;
   while (done < size) {

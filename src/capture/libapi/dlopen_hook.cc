@@ -73,14 +73,18 @@ void* TryDirs(const char* dirs, const char* origin, const char* file, int mode) 
       if (std::strncmp(rest, "${ORIGIN}", 9) == 0) skip = 9;
       if (skip != 0) {
         size_t olen = std::strlen(origin);
-        if (n + olen >= sizeof(path)) usable = false;
-        else std::memcpy(path + n, origin, olen), n += olen;
+        if (n + olen >= sizeof(path))
+          usable = false;
+        else
+          std::memcpy(path + n, origin, olen), n += olen;
         i += skip;
       } else if (*rest == '$') {
         usable = false;  // $LIB, $PLATFORM: leave to ld.so
       } else {
-        if (n + 1 >= sizeof(path)) usable = false;
-        else path[n++] = *rest;
+        if (n + 1 >= sizeof(path))
+          usable = false;
+        else
+          path[n++] = *rest;
         ++i;
       }
     }
@@ -103,7 +107,8 @@ void* OpenLikeCaller(const char* file, int mode, void* caller) {
   if (file == nullptr || std::strchr(file, '/') != nullptr) return dlopen(file, mode);
   Dl_info info;
   struct link_map* lm = nullptr;
-  if (dladdr1(caller, &info, reinterpret_cast<void**>(&lm), RTLD_DL_LINKMAP) == 0 || lm == nullptr) {
+  if (dladdr1(caller, &info, reinterpret_cast<void**>(&lm), RTLD_DL_LINKMAP) == 0 ||
+      lm == nullptr) {
     return dlopen(file, mode);
   }
   SearchPaths paths = CallerPaths(lm);

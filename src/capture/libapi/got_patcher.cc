@@ -30,7 +30,7 @@ constexpr int kMaxObjects = 4096;
 struct Object {
   uintptr_t base;
   const char* name;
-  const ElfW(Phdr)* phdr;
+  const ElfW(Phdr) * phdr;
   int phnum;
 };
 
@@ -100,7 +100,8 @@ void ResolveReals(const Object& o, uint32_t libraries) {
   for (uint32_t id = 0; id < kLibApiCount; ++id) {
     uint32_t bit = 1u << static_cast<int>(kLibApiNames[id].library);
     if ((libraries & bit) == 0 || g_real[id].load(std::memory_order_relaxed) != nullptr) continue;
-    if (void* p = dlsym(handle, kLibApiNames[id].name)) g_real[id].store(p, std::memory_order_release);
+    if (void* p = dlsym(handle, kLibApiNames[id].name))
+      g_real[id].store(p, std::memory_order_release);
   }
   dlclose(handle);
 }
@@ -120,7 +121,8 @@ void WriteSlot(uintptr_t slot, void* value, uintptr_t relro_begin, uintptr_t rel
 
 // The replacement for an imported symbol, or nullptr to leave the slot alone.
 void* Replacement(const char* name) {
-  if (name[0] == 'd') return g_dlopen_hook != nullptr && std::strcmp(name, "dlopen") == 0 ? g_dlopen_hook : nullptr;
+  if (name[0] == 'd')
+    return g_dlopen_hook != nullptr && std::strcmp(name, "dlopen") == 0 ? g_dlopen_hook : nullptr;
   if (name[0] != 'c') return nullptr;
   int64_t id = FindFunction(name);
   if (id < 0) return nullptr;
@@ -134,7 +136,8 @@ void PatchObject(const Object& o) {
   const ElfW(Dyn)* dyn = nullptr;
   uintptr_t relro_begin = 0, relro_end = 0;
   for (int i = 0; i < o.phnum; ++i) {
-    if (o.phdr[i].p_type == PT_DYNAMIC) dyn = reinterpret_cast<const ElfW(Dyn)*>(o.base + o.phdr[i].p_vaddr);
+    if (o.phdr[i].p_type == PT_DYNAMIC)
+      dyn = reinterpret_cast<const ElfW(Dyn)*>(o.base + o.phdr[i].p_vaddr);
     if (o.phdr[i].p_type == PT_GNU_RELRO) {
       relro_begin = o.base + o.phdr[i].p_vaddr;
       relro_end = relro_begin + o.phdr[i].p_memsz;
@@ -150,14 +153,29 @@ void PatchObject(const Object& o) {
   bool plt_is_rela = true;
   for (const ElfW(Dyn)* d = dyn; d->d_tag != DT_NULL; ++d) {
     switch (d->d_tag) {
-      case DT_SYMTAB: symtab = reinterpret_cast<const ElfW(Sym)*>(addr(d->d_un.d_ptr)); break;
-      case DT_STRTAB: strtab = reinterpret_cast<const char*>(addr(d->d_un.d_ptr)); break;
-      case DT_JMPREL: jmprel = addr(d->d_un.d_ptr); break;
-      case DT_PLTRELSZ: jmprel_size = d->d_un.d_val; break;
-      case DT_PLTREL: plt_is_rela = d->d_un.d_val == DT_RELA; break;
-      case DT_RELA: rela = addr(d->d_un.d_ptr); break;
-      case DT_RELASZ: rela_size = d->d_un.d_val; break;
-      default: break;
+      case DT_SYMTAB:
+        symtab = reinterpret_cast<const ElfW(Sym)*>(addr(d->d_un.d_ptr));
+        break;
+      case DT_STRTAB:
+        strtab = reinterpret_cast<const char*>(addr(d->d_un.d_ptr));
+        break;
+      case DT_JMPREL:
+        jmprel = addr(d->d_un.d_ptr);
+        break;
+      case DT_PLTRELSZ:
+        jmprel_size = d->d_un.d_val;
+        break;
+      case DT_PLTREL:
+        plt_is_rela = d->d_un.d_val == DT_RELA;
+        break;
+      case DT_RELA:
+        rela = addr(d->d_un.d_ptr);
+        break;
+      case DT_RELASZ:
+        rela_size = d->d_un.d_val;
+        break;
+      default:
+        break;
     }
   }
   if (symtab == nullptr || strtab == nullptr) return;

@@ -93,6 +93,7 @@ struct Wrap<Id, R (*)(A...) noexcept> : Wrap<Id, R (*)(A...)> {};
 
 // Used by the generated libapi_<group>.inc files inside a kEntries[] initializer.
 // The cast selects the declared C function where C++ overloads share its name.
-#define GSYS_LIBAPI_WRAP(id, name, ret, params)                                            \
-  {id, reinterpret_cast<void*>(                                                            \
-           &::gsys::capture::libapi::Wrap<id, decltype(static_cast<ret(*) params>(&::name))>::Call)},
+#define GSYS_LIBAPI_WRAP(id, name, ret, params) \
+  {id,                                          \
+   reinterpret_cast<void*>(                     \
+       &::gsys::capture::libapi::Wrap<id, decltype(static_cast<ret(*) params>(&::name))>::Call)},

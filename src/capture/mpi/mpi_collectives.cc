@@ -5,8 +5,8 @@
 // the receive side of a non-root rank in MPI_Reduce/MPI_Gather). MPI_IN_PLACE counts the
 // buffer the operation works on. Group sizes are those of the local group (intercommunicators
 // are not treated specially).
-#include "format/libapi_records.h"
 #include "capture/mpi/mpi_wrap.h"
+#include "format/libapi_records.h"
 
 using gsys::capture::mpi::Bytes;
 using gsys::capture::mpi::Call;
@@ -23,21 +23,25 @@ using gsys::capture::mpi::SumBytes;
 using gsys::format::kMpiNone;
 
 #define GSYS_MPI_ARGS(...) __VA_ARGS__
-#define GSYS_MPI_WITH_REQUEST_PARAM(...) (__VA_ARGS__, Handle* request)
+#define GSYS_MPI_WITH_REQUEST_PARAM(...) (__VA_ARGS__, Handle * request)
 #define GSYS_MPI_WITH_REQUEST_ARG(...) __VA_ARGS__, request
 
 // MPI_<name> and its I-form MPI_<iname>: `params` and `args` in parentheses, then the
 // statements that fill the Call (run only when it records).
-#define GSYS_MPI_COLLECTIVE(name, iname, params, args, ...)                          \
-  GSYS_MPI_EXPORT int MPI_##name params {                                            \
-    GSYS_MPI_ENTER(name);                                                            \
-    if (c.on()) { __VA_ARGS__; }                                                     \
-    return Run(c, real, GSYS_MPI_ARGS args);                                         \
-  }                                                                                  \
-  GSYS_MPI_EXPORT int MPI_##iname GSYS_MPI_WITH_REQUEST_PARAM params {               \
-    GSYS_MPI_ENTER(iname);                                                           \
-    if (c.on()) { __VA_ARGS__; }                                                     \
-    return RunRequest(c, request, real, GSYS_MPI_WITH_REQUEST_ARG args);             \
+#define GSYS_MPI_COLLECTIVE(name, iname, params, args, ...)              \
+  GSYS_MPI_EXPORT int MPI_##name params {                                \
+    GSYS_MPI_ENTER(name);                                                \
+    if (c.on()) {                                                        \
+      __VA_ARGS__;                                                       \
+    }                                                                    \
+    return Run(c, real, GSYS_MPI_ARGS args);                             \
+  }                                                                      \
+  GSYS_MPI_EXPORT int MPI_##iname GSYS_MPI_WITH_REQUEST_PARAM params {   \
+    GSYS_MPI_ENTER(iname);                                               \
+    if (c.on()) {                                                        \
+      __VA_ARGS__;                                                       \
+    }                                                                    \
+    return RunRequest(c, request, real, GSYS_MPI_WITH_REQUEST_ARG args); \
   }
 
 namespace {
@@ -47,12 +51,10 @@ bool IsRoot(Handle comm, int root) { return CommRank(comm) == root; }
 
 }  // namespace
 
-GSYS_MPI_COLLECTIVE(Barrier, Ibarrier, (Handle comm), (comm),
-                    c.Collective(comm, kMpiNone, -1, -1))
+GSYS_MPI_COLLECTIVE(Barrier, Ibarrier, (Handle comm), (comm), c.Collective(comm, kMpiNone, -1, -1))
 
 GSYS_MPI_COLLECTIVE(Bcast, Ibcast, (void* buf, int count, Handle type, int root, Handle comm),
-                    (buf, count, type, root, comm),
-                    const int64_t b = Bytes(count, type);
+                    (buf, count, type, root, comm), const int64_t b = Bytes(count, type);
                     const bool me = IsRoot(comm, root);
                     c.Collective(comm, root, me ? b : -1, me ? -1 : b))
 
@@ -66,8 +68,7 @@ GSYS_MPI_COLLECTIVE(Reduce, Ireduce,
 GSYS_MPI_COLLECTIVE(Allreduce, Iallreduce,
                     (const void* sendbuf, void* recvbuf, int count, Handle type, Handle op,
                      Handle comm),
-                    (sendbuf, recvbuf, count, type, op, comm),
-                    const int64_t b = Bytes(count, type);
+                    (sendbuf, recvbuf, count, type, op, comm), const int64_t b = Bytes(count, type);
                     c.Collective(comm, kMpiNone, b, b))
 
 GSYS_MPI_COLLECTIVE(Allgather, Iallgather,
@@ -83,9 +84,8 @@ GSYS_MPI_COLLECTIVE(Allgatherv, Iallgatherv,
                     (const void* sendbuf, int sendcount, Handle sendtype, void* recvbuf,
                      const int* recvcounts, const int* displs, Handle recvtype, Handle comm),
                     (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm),
-                    const int64_t send = InPlace(sendbuf)
-                                             ? OwnBytes(recvcounts, comm, recvtype)
-                                             : Bytes(sendcount, sendtype);
+                    const int64_t send = InPlace(sendbuf) ? OwnBytes(recvcounts, comm, recvtype)
+                                                          : Bytes(sendcount, sendtype);
                     c.Collective(comm, kMpiNone, send, SumBytes(recvcounts, comm, recvtype)))
 
 GSYS_MPI_COLLECTIVE(Gather, Igather,
@@ -98,18 +98,15 @@ GSYS_MPI_COLLECTIVE(Gather, Igather,
                     c.Collective(comm, root, send,
                                  me ? Bytes(int64_t{recvcount} * CommSize(comm), recvtype) : -1))
 
-GSYS_MPI_COLLECTIVE(Gatherv, Igatherv,
-                    (const void* sendbuf, int sendcount, Handle sendtype, void* recvbuf,
-                     const int* recvcounts, const int* displs, Handle recvtype, int root,
-                     Handle comm),
-                    (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
-                     comm),
-                    const bool me = IsRoot(comm, root);
-                    const int64_t send = me && InPlace(sendbuf)
-                                             ? OwnBytes(recvcounts, comm, recvtype)
-                                             : Bytes(sendcount, sendtype);
-                    c.Collective(comm, root, send,
-                                 me ? SumBytes(recvcounts, comm, recvtype) : -1))
+GSYS_MPI_COLLECTIVE(
+    Gatherv, Igatherv,
+    (const void* sendbuf, int sendcount, Handle sendtype, void* recvbuf, const int* recvcounts,
+     const int* displs, Handle recvtype, int root, Handle comm),
+    (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm),
+    const bool me = IsRoot(comm, root);
+    const int64_t send = me && InPlace(sendbuf) ? OwnBytes(recvcounts, comm, recvtype)
+                                                : Bytes(sendcount, sendtype);
+    c.Collective(comm, root, send, me ? SumBytes(recvcounts, comm, recvtype) : -1))
 
 GSYS_MPI_COLLECTIVE(Scatter, Iscatter,
                     (const void* sendbuf, int sendcount, Handle sendtype, void* recvbuf,
@@ -123,17 +120,15 @@ GSYS_MPI_COLLECTIVE(Scatter, Iscatter,
                                  recv))
 
 GSYS_MPI_COLLECTIVE(Scatterv, Iscatterv,
-                    (const void* sendbuf, const int* sendcounts, const int* displs,
-                     Handle sendtype, void* recvbuf, int recvcount, Handle recvtype, int root,
-                     Handle comm),
+                    (const void* sendbuf, const int* sendcounts, const int* displs, Handle sendtype,
+                     void* recvbuf, int recvcount, Handle recvtype, int root, Handle comm),
                     (sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
                      comm),
                     const bool me = IsRoot(comm, root);
                     const int64_t recv = me && InPlace(recvbuf)
                                              ? OwnBytes(sendcounts, comm, sendtype)
                                              : Bytes(recvcount, recvtype);
-                    c.Collective(comm, root, me ? SumBytes(sendcounts, comm, sendtype) : -1,
-                                 recv))
+                    c.Collective(comm, root, me ? SumBytes(sendcounts, comm, sendtype) : -1, recv))
 
 GSYS_MPI_COLLECTIVE(Alltoall, Ialltoall,
                     (const void* sendbuf, int sendcount, Handle sendtype, void* recvbuf,
@@ -142,18 +137,16 @@ GSYS_MPI_COLLECTIVE(Alltoall, Ialltoall,
                     const int64_t n = CommSize(comm);
                     const int64_t recv = Bytes(recvcount * n, recvtype);
                     c.Collective(comm, kMpiNone,
-                                 InPlace(sendbuf) ? recv : Bytes(sendcount * n, sendtype), recv))
+                                 InPlace(sendbuf) ? recv : Bytes(sendcount* n, sendtype), recv))
 
-GSYS_MPI_COLLECTIVE(Alltoallv, Ialltoallv,
-                    (const void* sendbuf, const int* sendcounts, const int* sdispls,
-                     Handle sendtype, void* recvbuf, const int* recvcounts, const int* rdispls,
-                     Handle recvtype, Handle comm),
-                    (sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
-                     recvtype, comm),
-                    const int64_t recv = SumBytes(recvcounts, comm, recvtype);
-                    c.Collective(comm, kMpiNone,
-                                 InPlace(sendbuf) ? recv : SumBytes(sendcounts, comm, sendtype),
-                                 recv))
+GSYS_MPI_COLLECTIVE(
+    Alltoallv, Ialltoallv,
+    (const void* sendbuf, const int* sendcounts, const int* sdispls, Handle sendtype, void* recvbuf,
+     const int* recvcounts, const int* rdispls, Handle recvtype, Handle comm),
+    (sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm),
+    const int64_t recv = SumBytes(recvcounts, comm, recvtype);
+    c.Collective(comm, kMpiNone, InPlace(sendbuf) ? recv : SumBytes(sendcounts, comm, sendtype),
+                 recv))
 
 GSYS_MPI_COLLECTIVE(Reduce_scatter, Ireduce_scatter,
                     (const void* sendbuf, void* recvbuf, const int* recvcounts, Handle type,
@@ -166,20 +159,17 @@ GSYS_MPI_COLLECTIVE(Reduce_scatter_block, Ireduce_scatter_block,
                     (const void* sendbuf, void* recvbuf, int recvcount, Handle type, Handle op,
                      Handle comm),
                     (sendbuf, recvbuf, recvcount, type, op, comm),
-                    c.Collective(comm, kMpiNone,
-                                 Bytes(int64_t{recvcount} * CommSize(comm), type),
+                    c.Collective(comm, kMpiNone, Bytes(int64_t{recvcount} * CommSize(comm), type),
                                  Bytes(recvcount, type)))
 
 GSYS_MPI_COLLECTIVE(Scan, Iscan,
                     (const void* sendbuf, void* recvbuf, int count, Handle type, Handle op,
                      Handle comm),
-                    (sendbuf, recvbuf, count, type, op, comm),
-                    const int64_t b = Bytes(count, type);
+                    (sendbuf, recvbuf, count, type, op, comm), const int64_t b = Bytes(count, type);
                     c.Collective(comm, kMpiNone, b, b))
 
 GSYS_MPI_COLLECTIVE(Exscan, Iexscan,
                     (const void* sendbuf, void* recvbuf, int count, Handle type, Handle op,
                      Handle comm),
-                    (sendbuf, recvbuf, count, type, op, comm),
-                    const int64_t b = Bytes(count, type);
+                    (sendbuf, recvbuf, count, type, op, comm), const int64_t b = Bytes(count, type);
                     c.Collective(comm, kMpiNone, b, b))

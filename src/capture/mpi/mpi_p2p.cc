@@ -15,12 +15,12 @@ using gsys::capture::mpi::Run;
 using gsys::capture::mpi::RunRequest;
 using gsys::capture::mpi::Status;
 
-#define GSYS_MPI_BLOCKING_SEND(name)                                                        \
+#define GSYS_MPI_BLOCKING_SEND(name)                                                         \
   GSYS_MPI_EXPORT int MPI_##name(const void* buf, int count, Handle type, int dest, int tag, \
-                                 Handle comm) {                                             \
-    GSYS_MPI_ENTER(name);                                                                   \
-    if (c.on()) c.P2p(comm, dest, tag, Bytes(count, type));                                 \
-    return Run(c, real, buf, count, type, dest, tag, comm);                                 \
+                                 Handle comm) {                                              \
+    GSYS_MPI_ENTER(name);                                                                    \
+    if (c.on()) c.P2p(comm, dest, tag, Bytes(count, type));                                  \
+    return Run(c, real, buf, count, type, dest, tag, comm);                                  \
   }
 GSYS_MPI_BLOCKING_SEND(Send)
 GSYS_MPI_BLOCKING_SEND(Bsend)
@@ -28,7 +28,7 @@ GSYS_MPI_BLOCKING_SEND(Ssend)
 GSYS_MPI_BLOCKING_SEND(Rsend)
 
 #define GSYS_MPI_NONBLOCKING_SEND(name)                                                      \
-  GSYS_MPI_EXPORT int MPI_##name(const void* buf, int count, Handle type, int dest, int tag,  \
+  GSYS_MPI_EXPORT int MPI_##name(const void* buf, int count, Handle type, int dest, int tag, \
                                  Handle comm, Handle* request) {                             \
     GSYS_MPI_ENTER(name);                                                                    \
     if (c.on()) c.P2p(comm, dest, tag, Bytes(count, type));                                  \

@@ -126,7 +126,8 @@ void InitState() {
     s.in_place = reinterpret_cast<const void*>(-1);
   }
   auto api = reinterpret_cast<GsysSinkApiFn>(dlsym(RTLD_DEFAULT, "gsys_capture_sink_api"));
-  if (api == nullptr || s.type_size == nullptr || s.comm_size == nullptr || s.comm_rank == nullptr) {
+  if (api == nullptr || s.type_size == nullptr || s.comm_size == nullptr ||
+      s.comm_rank == nullptr) {
     return;
   }
   s.api = api(kGsysSinkApiVersion, kGsysSinkApiTraceMpi);

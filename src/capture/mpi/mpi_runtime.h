@@ -76,6 +76,6 @@ void RecordRank();
 }  // namespace gsys::capture::mpi
 
 // Fetches PMPI_<name> typed as the wrapper MPI_<name> itself.
-#define GSYS_MPI_REAL(name)                                                              \
-  reinterpret_cast<decltype(&::MPI_##name)>(                                               \
+#define GSYS_MPI_REAL(name)                  \
+  reinterpret_cast<decltype(&::MPI_##name)>( \
       ::gsys::capture::mpi::Real(::gsys::capture::mpi::Fn::k##name))

@@ -9,9 +9,9 @@
 #define GSYS_MPI_EXPORT extern "C" __attribute__((visibility("default")))
 
 // Declares `real` (PMPI_<name>) and `c` (the Call); returns an MPI error without the real one.
-#define GSYS_MPI_ENTER(name)                                           \
-  auto real = GSYS_MPI_REAL(name);                                     \
-  if (real == nullptr) return NoRealFunction(Fn::k##name);             \
+#define GSYS_MPI_ENTER(name)                               \
+  auto real = GSYS_MPI_REAL(name);                         \
+  if (real == nullptr) return NoRealFunction(Fn::k##name); \
   Call c(Fn::k##name)
 
 namespace gsys::capture::mpi {

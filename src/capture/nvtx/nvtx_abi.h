@@ -46,9 +46,9 @@ typedef enum nvtxColorType_t {
 
 typedef enum nvtxMessageType_t {
   NVTX_MESSAGE_UNKNOWN = 0,
-  NVTX_MESSAGE_TYPE_ASCII = 1,       // message.ascii: a NUL-terminated char string
-  NVTX_MESSAGE_TYPE_UNICODE = 2,     // message.unicode: a NUL-terminated wchar_t string
-  NVTX_MESSAGE_TYPE_REGISTERED = 3   // message.registered: from DomainRegisterString
+  NVTX_MESSAGE_TYPE_ASCII = 1,      // message.ascii: a NUL-terminated char string
+  NVTX_MESSAGE_TYPE_UNICODE = 2,    // message.unicode: a NUL-terminated wchar_t string
+  NVTX_MESSAGE_TYPE_REGISTERED = 3  // message.registered: from DomainRegisterString
 } nvtxMessageType_t;
 
 typedef enum nvtxPayloadType_t {
@@ -73,7 +73,7 @@ typedef struct nvtxEventAttributes_v2 {
   uint16_t version;
   uint16_t size;
   uint32_t category;
-  int32_t colorType;    // nvtxColorType_t
+  int32_t colorType;  // nvtxColorType_t
   uint32_t color;
   int32_t payloadType;  // nvtxPayloadType_t
   int32_t reserved0;

@@ -3,11 +3,10 @@
 // built then): every layout, module and slot number gsys relies on must agree, or the injected
 // library would write an application's NVTX calls into the wrong slots. All checks are at
 // compile time; the test case only reports that they held.
+#include <gtest/gtest.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <wchar.h>
-
-#include <gtest/gtest.h>
 
 #define NVTX_NO_IMPL
 #include <nvtx3/nvToolsExt.h>
@@ -33,7 +32,7 @@ static_assert(kTheirEtidCallbacks == NVTX_ETID_CALLBACKS);
 static_assert(kTheirEtidVersionInfo == NVTX_ETID_VERSIONINFO);
 static_assert(NVTX_EVENT_ATTRIB_STRUCT_SIZE == sizeof(::nvtxEventAttributes_t));
 
-#define GSYS_SAME_LAYOUT(type, field)                                                   \
+#define GSYS_SAME_LAYOUT(type, field)                                                       \
   static_assert(offsetof(ours::type, field) == offsetof(::type, field), #type "::" #field); \
   static_assert(sizeof(ours::type::field) == sizeof(::type::field), #type "::" #field)
 
@@ -59,7 +58,8 @@ GSYS_SAME_LAYOUT(NvtxExportTableVersionInfo, version);
 GSYS_SAME_LAYOUT(NvtxExportTableVersionInfo, SetInjectionNvtxVersion);
 static_assert(sizeof(ours::nvtxRangeId_t) == sizeof(::nvtxRangeId_t));
 
-#define GSYS_SAME_VALUE(name) static_assert(static_cast<long>(ours::name) == static_cast<long>(::name), #name)
+#define GSYS_SAME_VALUE(name) \
+  static_assert(static_cast<long>(ours::name) == static_cast<long>(::name), #name)
 GSYS_SAME_VALUE(NVTX_COLOR_ARGB);
 GSYS_SAME_VALUE(NVTX_MESSAGE_TYPE_ASCII);
 GSYS_SAME_VALUE(NVTX_MESSAGE_TYPE_UNICODE);

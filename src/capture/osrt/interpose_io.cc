@@ -19,16 +19,16 @@ using F = gsys::format::OsrtFunction;
 
 // One timed wrapper: `quals` is noexcept where glibc declares the function __THROW.
 // The timed path is out of line so the pass-through path stays a few instructions.
-#define GSYS_WRAP(ret, name, params, args, quals)                  \
-  __attribute__((noinline)) static ret GsysTimed_##name params {   \
-    OsrtScope s;                                                   \
-    ret rc = GSYS_REAL(name) args;                                 \
-    s.Done(F::k_##name, static_cast<int64_t>(rc));                 \
-    return rc;                                                     \
-  }                                                                \
-  GSYS_EXPORT ret name params quals {                              \
+#define GSYS_WRAP(ret, name, params, args, quals)                            \
+  __attribute__((noinline)) static ret GsysTimed_##name params {             \
+    OsrtScope s;                                                             \
+    ret rc = GSYS_REAL(name) args;                                           \
+    s.Done(F::k_##name, static_cast<int64_t>(rc));                           \
+    return rc;                                                               \
+  }                                                                          \
+  GSYS_EXPORT ret name params quals {                                        \
     if (__builtin_expect(!OsrtShouldTime(), 0)) return GSYS_REAL(name) args; \
-    return GsysTimed_##name args;                                  \
+    return GsysTimed_##name args;                                            \
   }
 
 GSYS_WRAP(ssize_t, read, (int fd, void* buf, size_t n), (fd, buf, n), )
@@ -54,9 +54,8 @@ GSYS_WRAP(int, connect, (int fd, const struct sockaddr* a, socklen_t al), (fd, a
 GSYS_WRAP(int, close, (int fd), (fd), )
 GSYS_WRAP(int, fsync, (int fd), (fd), )
 GSYS_WRAP(int, fdatasync, (int fd), (fd), )
-GSYS_WRAP(int, poll, (struct pollfd* f, nfds_t n, int t), (f, n, t), )
-GSYS_WRAP(int, ppoll,
-          (struct pollfd* f, nfds_t n, const struct timespec* t, const sigset_t* m),
+GSYS_WRAP(int, poll, (struct pollfd * f, nfds_t n, int t), (f, n, t), )
+GSYS_WRAP(int, ppoll, (struct pollfd * f, nfds_t n, const struct timespec* t, const sigset_t* m),
           (f, n, t, m), )
 GSYS_WRAP(int, select, (int n, fd_set* r, fd_set* w, fd_set* e, struct timeval* t),
           (n, r, w, e, t), )
@@ -64,8 +63,8 @@ GSYS_WRAP(int, pselect,
           (int n, fd_set* r, fd_set* w, fd_set* e, const struct timespec* t, const sigset_t* m),
           (n, r, w, e, t, m), )
 GSYS_WRAP(int, epoll_wait, (int fd, struct epoll_event* ev, int n, int t), (fd, ev, n, t), )
-GSYS_WRAP(int, epoll_pwait,
-          (int fd, struct epoll_event* ev, int n, int t, const sigset_t* m), (fd, ev, n, t, m), )
+GSYS_WRAP(int, epoll_pwait, (int fd, struct epoll_event* ev, int n, int t, const sigset_t* m),
+          (fd, ev, n, t, m), )
 GSYS_WRAP(int, munmap, (void* a, size_t n), (a, n), noexcept)
 
 GSYS_EXPORT void* mmap(void* a, size_t n, int prot, int flags, int fd, off_t off) noexcept {
@@ -97,13 +96,13 @@ GSYS_EXPORT int ioctl(int fd, unsigned long request, ...) noexcept {
 }
 
 // open/openat take a mode only with O_CREAT or O_TMPFILE.
-#define GSYS_OPEN_MODE(flags, last)                              \
-  mode_t mode = 0;                                               \
-  if (((flags) & O_CREAT) != 0 || ((flags) & O_TMPFILE) == O_TMPFILE) { \
-    va_list ap;                                                  \
-    va_start(ap, last);                                          \
-    mode = static_cast<mode_t>(va_arg(ap, int));                 \
-    va_end(ap);                                                  \
+#define GSYS_OPEN_MODE(flags, last)                                 \
+  mode_t mode = 0;                                                  \
+  if (((flags)&O_CREAT) != 0 || ((flags)&O_TMPFILE) == O_TMPFILE) { \
+    va_list ap;                                                     \
+    va_start(ap, last);                                             \
+    mode = static_cast<mode_t>(va_arg(ap, int));                    \
+    va_end(ap);                                                     \
   }
 
 GSYS_EXPORT int open(const char* path, int flags, ...) {

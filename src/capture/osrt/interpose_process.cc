@@ -4,12 +4,12 @@
 // in multiprocessing children skips atexit).
 #include <spawn.h>
 #include <sys/mman.h>
-
-#include <cstdarg>
-#include <cstring>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <cstdarg>
+#include <cstring>
 
 #include "capture/entry/context.h"
 #include "capture/osrt/osrt.h"
@@ -183,8 +183,7 @@ GSYS_EXPORT int execle(const char* path, const char* arg, ...) {
 }
 
 GSYS_EXPORT int posix_spawn(pid_t* pid, const char* path, const posix_spawn_file_actions_t* fa,
-                            const posix_spawnattr_t* attr, char* const argv[],
-                            char* const envp[]) {
+                            const posix_spawnattr_t* attr, char* const argv[], char* const envp[]) {
   char* const* env = OsrtPrepareExec(envp, false);
   return GSYS_REAL(posix_spawn)(pid, path, fa, attr, argv, env);
 }

@@ -29,8 +29,7 @@ extern int64_t g_osrt_threshold_ns;
 
 // True when this call should be timed: tracing on and not inside gsys or another wrapper.
 inline bool OsrtShouldTime() {
-  return g_osrt_on.load(std::memory_order_relaxed) && t_thread.guard == 0 &&
-         RecordingOn();
+  return g_osrt_on.load(std::memory_order_relaxed) && t_thread.guard == 0 && RecordingOn();
 }
 
 // Marks the thread as inside a wrapper for the scope (nested wrapped calls pass through).
@@ -69,10 +68,10 @@ const char* CaptureEnvSnapshot(const char* name);
 }  // namespace gsys::capture
 
 // GSYS_REAL(fn): the real `fn`, typed like ours.
-#define GSYS_REAL(fn)                                                                   \
-  ([]() {                                                                               \
-    static std::atomic<void*> slot{nullptr};                                            \
-    void* p = slot.load(std::memory_order_relaxed);                                     \
+#define GSYS_REAL(fn)                                                                    \
+  ([]() {                                                                                \
+    static std::atomic<void*> slot{nullptr};                                             \
+    void* p = slot.load(std::memory_order_relaxed);                                      \
     if (__builtin_expect(p == nullptr, 0)) p = ::gsys::capture::ResolveReal(&slot, #fn); \
-    return reinterpret_cast<decltype(&::fn)>(p);                                        \
+    return reinterpret_cast<decltype(&::fn)>(p);                                         \
   }())

@@ -92,7 +92,8 @@ char* const* OsrtPrepareExec(char* const* envp, bool flush) {
   // Rebuild: the caller's variables, minus the ones we set, plus ours. mmap, not malloc: this
   // may run in a vfork child.
   size_t count = 0, bytes = 0;
-  for (char* const* e = envp; e != nullptr && *e != nullptr; ++e, ++count) bytes += std::strlen(*e) + 1;
+  for (char* const* e = envp; e != nullptr && *e != nullptr; ++e, ++count)
+    bytes += std::strlen(*e) + 1;
   for (const char* const* e = g_snapshot; *e != nullptr; ++e, ++count) bytes += std::strlen(*e) + 1;
   bytes += 2 * std::strlen(lib) + (preload ? std::strlen(preload) : 0) + 128;
   size_t total = (count + 4) * sizeof(char*) + bytes;
@@ -112,7 +113,9 @@ char* const* OsrtPrepareExec(char* const* envp, bool flush) {
     *text++ = '\0';
   };
   for (char* const* e = envp; e != nullptr && *e != nullptr; ++e) {
-    if (std::strncmp(*e, "LD_PRELOAD=", 11) == 0 || std::strncmp(*e, "NVTX_INJECTION64_PATH=", 22) == 0) continue;
+    if (std::strncmp(*e, "LD_PRELOAD=", 11) == 0 ||
+        std::strncmp(*e, "NVTX_INJECTION64_PATH=", 22) == 0)
+      continue;
     if (!has_session && std::strncmp(*e, "GSYS_", 5) == 0) continue;
     add(*e, nullptr, nullptr);
   }
@@ -130,7 +133,8 @@ char* const* OsrtPrepareExec(char* const* envp, bool flush) {
     add("LD_PRELOAD=", preload, nullptr);
   } else if (preload != nullptr && preload[0] != '\0') {
     out[n++] = text;
-    text += 1 + std::strlen(std::strcat(std::strcat(std::strcat(std::strcpy(text, "LD_PRELOAD="), lib), ":"), preload));
+    text += 1 + std::strlen(std::strcat(
+                    std::strcat(std::strcat(std::strcpy(text, "LD_PRELOAD="), lib), ":"), preload));
   } else {
     add("LD_PRELOAD=", lib, nullptr);
   }

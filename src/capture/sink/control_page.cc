@@ -70,7 +70,8 @@ void ControlCloseRangeWindow() {
   if (!g_control.recording.compare_exchange_strong(expected, 0, std::memory_order_acq_rel)) return;
   uint64_t opened = g_control.windows_opened.load(std::memory_order_acquire);
   if (opened == 0) return;  // opened by the launcher, not by a range
-  g_control.ring[(opened - 1) % format::kControlRingSize].end_ns.store(end, std::memory_order_relaxed);
+  g_control.ring[(opened - 1) % format::kControlRingSize].end_ns.store(end,
+                                                                       std::memory_order_relaxed);
   g_control.windows_closed.store(opened, std::memory_order_release);
 }
 

@@ -12,8 +12,7 @@ int Recording() { return RecordingOn() && InWindow() ? 1 : 0; }
 
 int64_t Now() { return NowTicks(); }
 
-int Emit(uint16_t kind, const void* body, uint32_t body_size, const char* text,
-         uint32_t text_len) {
+int Emit(uint16_t kind, const void* body, uint32_t body_size, const char* text, uint32_t text_len) {
   const size_t size = format::RecordSize(body_size, text_len);
   if (size > UINT16_MAX) return 0;
   ThreadBuffer* b = t_thread.buffer;

@@ -95,7 +95,7 @@ struct SinkState {
   uint64_t last_drops = 0;
   uint64_t last_unbuffered = 0;
   uint64_t write_errors = 0;
-  uint64_t unwritten_records = 0;  // records of chunks that could not be written
+  uint64_t unwritten_records = 0;   // records of chunks that could not be written
   bool unwritable_counted = false;  // this process is in the control page's unwritable count
   // The disk reserve (disk_reserve.h). Once reached, chunks are counted instead of written;
   // only a "tail" of counters (at the stop and at exit) still goes out, so the stream ends
@@ -226,8 +226,8 @@ bool IsSameFile(int fd, uint64_t dev, uint64_t ino) {
 
 // Opens the stream file by path and checks that the descriptor is that file (a program that
 // dup2()s onto every descriptor may replace the number between our open and the check: then
-// the descriptor is the program's, left alone, and we open again). Returns -1 when it cannot (and, unless the cause is
-// transient, turns capture off).
+// the descriptor is the program's, left alone, and we open again). Returns -1 when it cannot (and,
+// unless the cause is transient, turns capture off).
 long OpenVerified() {
   char path[kMaxPathBytes + 64];
   (void)format::ProcessFilePath(path, sizeof(path), g.config->session_dir, g.pid,
@@ -245,10 +245,11 @@ long OpenVerified() {
       return -1;
     }
     fd = MoveHigh(fd);
-    struct stat st {}, by_name {};
+    struct stat st {
+    }, by_name{};
     if (syscall(SYS_fstat, fd, &st) == 0 && S_ISREG(st.st_mode) &&
-        syscall(SYS_newfstatat, AT_FDCWD, path, &by_name, 0) == 0 &&
-        st.st_dev == by_name.st_dev && st.st_ino == by_name.st_ino) {
+        syscall(SYS_newfstatat, AT_FDCWD, path, &by_name, 0) == 0 && st.st_dev == by_name.st_dev &&
+        st.st_ino == by_name.st_ino) {
       g.fd_dev = st.st_dev;
       g.fd_ino = st.st_ino;
       return fd;
@@ -321,10 +322,9 @@ void WriteChunk(uint32_t flags) {
     fd = g.fd;
   }
   if (fd >= 0) {
-    format::ChunkHeader h = format::MakeChunkHeader(g.pid, static_cast<uint64_t>(g.stream_id),
-                                                    g.seq, g.chunk,
-                                                    static_cast<uint32_t>(g.chunk_used),
-                                                    g.chunk_records, flags);
+    format::ChunkHeader h =
+        format::MakeChunkHeader(g.pid, static_cast<uint64_t>(g.stream_id), g.seq, g.chunk,
+                                static_cast<uint32_t>(g.chunk_used), g.chunk_records, flags);
     iovec iov[2] = {{&h, sizeof(h)}, {g.chunk, g.chunk_used}};
     bool written = WriteAll(fd, iov, 2);
     int write_errno = errno;
@@ -447,8 +447,8 @@ bool StatSessionFs(void*, uint64_t* available, uint64_t* total) {
                      reinterpret_cast<long>(&st)) != 0) {
     return false;
   }
-  uint64_t unit = st.f_frsize != 0 ? static_cast<uint64_t>(st.f_frsize)
-                                   : static_cast<uint64_t>(st.f_bsize);
+  uint64_t unit =
+      st.f_frsize != 0 ? static_cast<uint64_t>(st.f_frsize) : static_cast<uint64_t>(st.f_bsize);
   *available = static_cast<uint64_t>(st.f_bavail) * unit;
   *total = static_cast<uint64_t>(st.f_blocks) * unit;
   return true;
@@ -490,10 +490,11 @@ void StopForReserve(uint32_t flags) {
                 static_cast<unsigned long long>(g.reserve.total()));
   LeaveStopMarker(format::kStopReasonDiskReserve, text);
   // No per-process figures in the text: gsys prints each distinct message once.
-  LogAlways("capture stopped: disk reserve reached on the filesystem of %s (reserve %llu bytes, "
-            "GSYS_DISK_RESERVE_BYTES); the program continues, data written so far stays "
-            "importable",
-            g.config->session_dir, static_cast<unsigned long long>(g.reserve.reserve()));
+  LogAlways(
+      "capture stopped: disk reserve reached on the filesystem of %s (reserve %llu bytes, "
+      "GSYS_DISK_RESERVE_BYTES); the program continues, data written so far stays "
+      "importable",
+      g.config->session_dir, static_cast<unsigned long long>(g.reserve.reserve()));
   WriteTail((flags & format::kChunkFinal) != 0);
 }
 
@@ -529,8 +530,8 @@ void DrainBuffer(ThreadBuffer* b, bool final) {
   }
   while (!b->Empty()) {
     if (kChunkCapacity - g.chunk_used < 16 * 1024) WriteChunk(0);
-    g.chunk_used += b->Drain(g.chunk + g.chunk_used, kChunkCapacity - g.chunk_used,
-                             &g.chunk_records);
+    g.chunk_used +=
+        b->Drain(g.chunk + g.chunk_used, kChunkCapacity - g.chunk_used, &g.chunk_records);
   }
   b->wake_sent.store(false, std::memory_order_relaxed);
   if (state == ThreadBuffer::kRetired && b->Empty() &&
@@ -631,7 +632,8 @@ void UsePrivateDescriptorTable() {
   if (WriterSyscall(SYS_close_range, 0, static_cast<long>(~0u), 0) != 0) {
     struct rlimit lim {};
     long max = getrlimit(RLIMIT_NOFILE, &lim) == 0 && lim.rlim_cur < (1u << 20)
-                   ? static_cast<long>(lim.rlim_cur) : 65536;
+                   ? static_cast<long>(lim.rlim_cur)
+                   : 65536;
     for (long fd = 0; fd < max; ++fd) syscall(SYS_close, fd);
   }
   g.writer_tid.store(t_thread.tid, std::memory_order_relaxed);
@@ -677,7 +679,8 @@ void* WriterMain(void*) {
         wait_ns = left;
       }
     }
-    timespec timeout{static_cast<time_t>(wait_ns / 1000000000), static_cast<long>(wait_ns % 1000000000)};
+    timespec timeout{static_cast<time_t>(wait_ns / 1000000000),
+                     static_cast<long>(wait_ns % 1000000000)};
     syscall(SYS_futex, &g.wake_word, FUTEX_WAIT_PRIVATE, seen, &timeout, nullptr, 0);
     seen = g.wake_word.load(std::memory_order_acquire);
     bool final = g.final_word.load(std::memory_order_acquire) == 1;
@@ -747,8 +750,8 @@ void HandshakeFilteredWriter() {
     // The writer re-reads it with pread64, which a filter may forbid (probed here, the
     // writer's filters being this thread's): then the writer opens the file each time.
     static char probe_buf[64];
-    if (fd >= 0 && !SyscallAllowed(SYS_pread64, fd, reinterpret_cast<long>(probe_buf),
-                                   sizeof(probe_buf), 0)) {
+    if (fd >= 0 &&
+        !SyscallAllowed(SYS_pread64, fd, reinterpret_cast<long>(probe_buf), sizeof(probe_buf), 0)) {
       syscall(SYS_close, fd);
       fd = -1;
     }
@@ -780,8 +783,8 @@ bool StartWriter() {
         {SYS_unshare, {CLONE_FILES}},
         {SYS_close_range, {0, static_cast<long>(~0u), 0}},
         {SYS_prctl, {PR_SET_NAME, reinterpret_cast<long>("gsys-writer")}},
-        {SYS_statfs, {reinterpret_cast<long>(g.config->session_dir),
-                      reinterpret_cast<long>(&probe_statfs)}},
+        {SYS_statfs,
+         {reinterpret_cast<long>(g.config->session_dir), reinterpret_cast<long>(&probe_statfs)}},
     };
     PrimeSyscallProbes(calls, static_cast<int>(sizeof(calls) / sizeof(calls[0])));
     // Asked once here, so that the log line for a call the filter forbids is written now, not

@@ -49,7 +49,8 @@ Result ReadSession(const std::string& dir) {
         } else if (r.kind == format::RecordKind::kCounter) {
           format::CounterBody b;
           EXPECT_TRUE(r.Body(&b));
-          if (b.id == static_cast<uint32_t>(format::CounterId::kDroppedRecords)) out.dropped = b.value;
+          if (b.id == static_cast<uint32_t>(format::CounterId::kDroppedRecords))
+            out.dropped = b.value;
         }
       }
       EXPECT_FALSE(cur.malformed());
@@ -59,8 +60,8 @@ Result ReadSession(const std::string& dir) {
 }
 
 TEST(SinkTest, ConcurrentProducersPeriodicAndForcedFlushesLoseNothingUncounted) {
-  std::string dir = fs::temp_directory_path().string() + "/gsys_sink_test_" +
-                    std::to_string(getpid());
+  std::string dir =
+      fs::temp_directory_path().string() + "/gsys_sink_test_" + std::to_string(getpid());
   fs::create_directories(dir);
   static CaptureConfig config;  // the sink keeps a pointer
   std::snprintf(config.session_dir, sizeof(config.session_dir), "%s", dir.c_str());

@@ -30,8 +30,8 @@ constexpr size_t kBufferBytes = 64 * 1024;
 // One sink for the process: 64 KiB buffers, a periodic drain far away (60 s).
 const std::string& SessionDir() {
   static const std::string dir = [] {
-    std::string d = fs::temp_directory_path().string() + "/gsys_sink_wake_test_" +
-                    std::to_string(getpid());
+    std::string d =
+        fs::temp_directory_path().string() + "/gsys_sink_wake_test_" + std::to_string(getpid());
     fs::create_directories(d);
     static CaptureConfig config;  // the sink keeps a pointer
     std::snprintf(config.session_dir, sizeof(config.session_dir), "%s", d.c_str());

@@ -105,8 +105,8 @@ class ThreadBuffer {
   std::atomic<bool> wake_sent{false};
   // The buffer this thread wrote before this one (set when it grew): its records come first.
   std::atomic<ThreadBuffer*> predecessor{nullptr};
-  char name[16] = {};        // last thread name emitted (writer-owned)
-  bool name_emitted = false; // writer-owned
+  char name[16] = {};         // last thread name emitted (writer-owned)
+  bool name_emitted = false;  // writer-owned
 
  private:
   alignas(64) std::atomic<uint64_t> head_{0};

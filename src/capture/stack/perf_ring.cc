@@ -41,8 +41,8 @@ int PerfRingOpen(perf_event_attr* attr, uint32_t tid, const size_t* pages_tried,
   return err;
 }
 
-void PerfRingDrain(PerfRing* ring, uint8_t* scratch, size_t scratch_bytes,
-                   PerfRecordVisitor visit, void* context) {
+void PerfRingDrain(PerfRing* ring, uint8_t* scratch, size_t scratch_bytes, PerfRecordVisitor visit,
+                   void* context) {
   if (ring->base == nullptr) return;
   auto* meta = static_cast<perf_event_mmap_page*>(ring->base);
   const uint8_t* data = static_cast<const uint8_t*>(ring->base) + PageSize();

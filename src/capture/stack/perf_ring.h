@@ -35,8 +35,8 @@ using PerfRecordVisitor = void (*)(const perf_event_header& header, const uint8_
 // that does not wrap around the end of the ring is passed in place (the sampler's unwinder then
 // touches only the stack slots it needs); one that wraps is copied into `scratch` first, and
 // one larger than `scratch_bytes` is skipped. A corrupt header skips what is in the ring.
-void PerfRingDrain(PerfRing* ring, uint8_t* scratch, size_t scratch_bytes,
-                   PerfRecordVisitor visit, void* context);
+void PerfRingDrain(PerfRing* ring, uint8_t* scratch, size_t scratch_bytes, PerfRecordVisitor visit,
+                   void* context);
 
 void PerfRingClose(PerfRing* ring);
 

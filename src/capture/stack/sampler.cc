@@ -50,10 +50,10 @@ struct Ring {
 };
 
 struct Slot {
-  uint32_t tid = 0;  // 0 = free
+  uint32_t tid = 0;   // 0 = free
   bool seen = false;  // found by the current scan
   bool has_timer = false;
-  int timer = 0;      // kernel timer id
+  int timer = 0;  // kernel timer id
   Ring* ring = nullptr;
   PerfSampleRing perf;
   CtxswRing ctxsw;
@@ -67,8 +67,8 @@ constinit Slot g_slots[kMaxThreads];
 Ring* g_rings[kMaxThreads];  // read by the handler (published before the timer is armed)
 int g_signal = 0;
 bool g_sample = false;
-bool g_use_perf = false;      // perf_sampler.h; else the timer signal
-bool g_perf_failed = false;   // a thread's event could not be opened (one notice)
+bool g_use_perf = false;     // perf_sampler.h; else the timer signal
+bool g_perf_failed = false;  // a thread's event could not be opened (one notice)
 bool g_ctxsw = false;
 int64_t g_period_ns = 1000000;
 std::atomic<bool> g_running{false};
@@ -192,8 +192,8 @@ bool ArmSlot(int i, uint32_t tid) {
     return true;
   }
   if (s.ring == nullptr) {
-    void* m = mmap(nullptr, sizeof(Ring), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                   -1, 0);
+    void* m =
+        mmap(nullptr, sizeof(Ring), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (m == MAP_FAILED) return false;
     s.ring = static_cast<Ring*>(m);  // zero-filled: head = tail = 0
     g_rings[i] = s.ring;
@@ -352,7 +352,8 @@ bool ChoosePerf(const SamplingConfig& config, char* why, size_t why_len) {
     PerfSampleClose(&probe);
     return true;
   }
-  std::snprintf(why, why_len, "; perf_event_open refused (%s, see /proc/sys/kernel/perf_event_paranoid)",
+  std::snprintf(why, why_len,
+                "; perf_event_open refused (%s, see /proc/sys/kernel/perf_event_paranoid)",
                 std::strerror(err));
   return false;
 }
@@ -384,7 +385,8 @@ void StartCpuSampler(const SamplingConfig& config) {
   if (!g_sample) return;
   char text[256];
   if (g_use_perf) {
-    std::snprintf(text, sizeof(text), "perf_event task-clock %d Hz (user stack copies, DWARF unwind)",
+    std::snprintf(text, sizeof(text),
+                  "perf_event task-clock %d Hz (user stack copies, DWARF unwind)",
                   config.frequency_hz);
   } else {
     std::snprintf(text, sizeof(text), "timer-signal %d Hz (signal %d)%s", config.frequency_hz,
@@ -400,7 +402,7 @@ void ForgetCpuSamplerInChild() {
     s.tid = 0;
     s.has_timer = false;
     PerfSampleClose(&s.perf);  // the parent's threads' events, as for ctxsw
-    CtxswClose(&s.ctxsw);  // the parent's threads' events: not this process's
+    CtxswClose(&s.ctxsw);      // the parent's threads' events: not this process's
   }
   g_running.store(false);
 }

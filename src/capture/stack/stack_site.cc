@@ -24,8 +24,8 @@ void RecordStackSite(format::StackSite site, int64_t key, int skip, bool python)
   char* blob = reinterpret_cast<char*>(buf.frames);
   size_t native_bytes = static_cast<size_t>(n) * sizeof(uint64_t);
   if (py != 0) __builtin_memmove(blob + native_bytes, buf.python, py);
-  format::StackSiteBody b{key, static_cast<uint32_t>(site), static_cast<uint16_t>(n), 0,
-                          static_cast<uint32_t>(py), 0};
+  format::StackSiteBody b{key, static_cast<uint32_t>(site), static_cast<uint16_t>(n),
+                          0,   static_cast<uint32_t>(py),   0};
   EmitRecord(format::kStackSite, b, blob, static_cast<uint32_t>(native_bytes + py));
   --t_thread.guard;
 }

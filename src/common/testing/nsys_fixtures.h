@@ -24,11 +24,11 @@ inline bool HaveNsysFixtures() {
 }  // namespace gsys::fixtures
 
 // In a test body or SetUp(): skip the test when the nsys fixtures folder is absent.
-#define GSYS_SKIP_WITHOUT_NSYS_FIXTURES()                                                    \
-  do {                                                                                       \
-    if (!::gsys::fixtures::HaveNsysFixtures()) {                                             \
-      GTEST_SKIP() << "nsys fixtures not found: " << ::gsys::fixtures::NsysFixtureDir()      \
-                   << " (optional: ../shared/fixtures/nsys beside the checkout, see "        \
-                      "tests/README.md)";                                                    \
-    }                                                                                        \
+#define GSYS_SKIP_WITHOUT_NSYS_FIXTURES()                                               \
+  do {                                                                                  \
+    if (!::gsys::fixtures::HaveNsysFixtures()) {                                        \
+      GTEST_SKIP() << "nsys fixtures not found: " << ::gsys::fixtures::NsysFixtureDir() \
+                   << " (optional: ../shared/fixtures/nsys beside the checkout, see "   \
+                      "tests/README.md)";                                               \
+    }                                                                                   \
   } while (0)

@@ -17,9 +17,9 @@
 #include "export/exporter.h"
 #include "export/json_text.h"
 #include "export/output_file.h"
-#include "export/timeline/timeline_inputs.h"
 #include "export/timeline/gpu_metrics_source.h"
 #include "export/timeline/memory_usage_source.h"
+#include "export/timeline/timeline_inputs.h"
 #include "export/timeline/timeline_source.h"
 
 namespace gsys::export_ {
@@ -131,8 +131,9 @@ class ChromeExporter : public Exporter {
       AppendJsonString(buf, name);
       buf.push_back('}');
     }
-    buf.append("],\n\"traceEvents\":[\n{\"ph\":\"M\",\"name\":\"gsys\",\"pid\":0,\"tid\":0,"
-               "\"args\":{\"producer\":\"gsys export\"}}");
+    buf.append(
+        "],\n\"traceEvents\":[\n{\"ph\":\"M\",\"name\":\"gsys\",\"pid\":0,\"tid\":0,"
+        "\"args\":{\"producer\":\"gsys export\"}}");
     for (const auto& [gpid, name] : info.process_names) {
       AppendMeta(buf, "process_name", PidOf(gpid), 0, name);
     }

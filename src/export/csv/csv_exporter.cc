@@ -21,7 +21,8 @@ Status ExportTable(report::Database& db, const std::string& table, const std::st
                    bool raw, ExportStats* stats) {
   GSYS_ASSIGN_OR_RETURN(report::Statement stmt,
                         db.Prepare("SELECT * FROM main." + report::QuoteIdentifier(table)));
-  GSYS_ASSIGN_OR_RETURN(OutputFile out, OutputFile::Create(path, /*replace=*/true, /*direct=*/true));
+  GSYS_ASSIGN_OR_RETURN(OutputFile out,
+                        OutputFile::Create(path, /*replace=*/true, /*direct=*/true));
   std::string& buf = out.buffer();
   for (int c = 0; c < stmt.ColumnCount(); ++c) {
     if (c > 0) buf.push_back(',');
@@ -64,7 +65,8 @@ class CsvExporter : public Exporter {
                 ExportStats* stats) override {
     GSYS_ASSIGN_OR_RETURN(TableFilter filter, TableFilter::Parse(options.tables));
     GSYS_ASSIGN_OR_RETURN(std::vector<std::string> tables, FileTables(reader.db()));
-    GSYS_ASSIGN_OR_RETURN(OutputDirectory dir, OutputDirectory::Create(options.output, options.overwrite));
+    GSYS_ASSIGN_OR_RETURN(OutputDirectory dir,
+                          OutputDirectory::Create(options.output, options.overwrite));
     for (const std::string& table : tables) {
       if (!filter.Matches(table)) continue;
       ++stats->tables;

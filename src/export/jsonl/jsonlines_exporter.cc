@@ -29,9 +29,9 @@ class JsonLinesExporter : public Exporter {
     for (const std::string& table : tables) {
       if (!filter.Matches(table)) continue;
       ++stats->tables;
-      GSYS_ASSIGN_OR_RETURN(report::Statement stmt,
-                            reader.db().Prepare("SELECT * FROM main." +
-                                                report::QuoteIdentifier(table)));
+      GSYS_ASSIGN_OR_RETURN(
+          report::Statement stmt,
+          reader.db().Prepare("SELECT * FROM main." + report::QuoteIdentifier(table)));
       std::string prefix = "{\"table\":";
       AppendJsonString(prefix, table);
       std::vector<std::string> keys;

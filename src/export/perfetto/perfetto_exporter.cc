@@ -14,9 +14,9 @@
 #include "export/output_file.h"
 #include "export/perfetto/proto_writer.h"
 #include "export/perfetto/track_layout.h"
-#include "export/timeline/timeline_inputs.h"
 #include "export/timeline/gpu_metrics_source.h"
 #include "export/timeline/memory_usage_source.h"
+#include "export/timeline/timeline_inputs.h"
 #include "export/timeline/timeline_source.h"
 
 namespace gsys::export_ {
@@ -107,7 +107,8 @@ Status WriteCountersUpTo(int64_t up_to, TimelineInputs& in, TrackLayout& layout,
                          PerfettoTraceWriter& writer, int64_t shift, ExportStats* stats) {
   while (true) {
     int64_t next = in.metrics->PeekTs();
-    if (next > up_to || next == INT64_MAX) return WriteMemoryUpTo(up_to, *in.memory, layout, writer, shift, stats);
+    if (next > up_to || next == INT64_MAX)
+      return WriteMemoryUpTo(up_to, *in.memory, layout, writer, shift, stats);
     GSYS_RETURN_IF_ERROR(WriteMemoryUpTo(next, *in.memory, layout, writer, shift, stats));
     GSYS_RETURN_IF_ERROR(WriteMetricsUpTo(next, *in.metrics, layout, writer, shift, stats));
   }

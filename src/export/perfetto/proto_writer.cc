@@ -7,14 +7,14 @@ namespace gsys::export_ {
 namespace {
 
 // Field numbers (protos/perfetto/trace/...).
-constexpr uint32_t kTracePacket = 1;                  // Trace.packet
-constexpr uint32_t kPacketTimestamp = 8;              // TracePacket.timestamp
-constexpr uint32_t kPacketSequenceId = 10;            // trusted_packet_sequence_id
-constexpr uint32_t kPacketTrackEvent = 11;            // track_event
-constexpr uint32_t kPacketInternedData = 12;          // interned_data
-constexpr uint32_t kPacketSequenceFlags = 13;         // sequence_flags
-constexpr uint32_t kPacketClockSnapshot = 6;          // clock_snapshot
-constexpr uint32_t kPacketTrackDescriptor = 60;       // track_descriptor
+constexpr uint32_t kTracePacket = 1;             // Trace.packet
+constexpr uint32_t kPacketTimestamp = 8;         // TracePacket.timestamp
+constexpr uint32_t kPacketSequenceId = 10;       // trusted_packet_sequence_id
+constexpr uint32_t kPacketTrackEvent = 11;       // track_event
+constexpr uint32_t kPacketInternedData = 12;     // interned_data
+constexpr uint32_t kPacketSequenceFlags = 13;    // sequence_flags
+constexpr uint32_t kPacketClockSnapshot = 6;     // clock_snapshot
+constexpr uint32_t kPacketTrackDescriptor = 60;  // track_descriptor
 constexpr uint32_t kSeqIncrementalStateCleared = 1;
 constexpr uint32_t kSeqNeedsIncrementalState = 2;
 // TrackDescriptor
@@ -26,8 +26,8 @@ constexpr uint32_t kCdUnit = 3, kCdUnitSizeBytes = 3;
 constexpr uint32_t kPdPid = 1, kPdName = 6, kThPid = 1, kThTid = 2, kThName = 5;
 // TrackEvent
 constexpr uint32_t kTeCategoryIids = 3, kTeDebug = 4, kTeType = 9, kTeNameIid = 10,
-                   kTeTrackUuid = 11, kTeCounterValue = 30, kTeDoubleCounterValue = 44, kTeFlowIds = 47,
-                   kTeTerminatingFlowIds = 48;
+                   kTeTrackUuid = 11, kTeCounterValue = 30, kTeDoubleCounterValue = 44,
+                   kTeFlowIds = 47, kTeTerminatingFlowIds = 48;
 // DebugAnnotation
 constexpr uint32_t kDaNameIid = 1, kDaInt = 4, kDaString = 6;
 // InternedData: event_categories, event_names, debug_annotation_names; entries {iid=1, name=2}.
@@ -142,8 +142,8 @@ Status PerfettoTraceWriter::ThreadTrack(uint64_t uuid, int64_t pid, int64_t tid,
 Status PerfettoTraceWriter::NamedTrack(uint64_t uuid, uint64_t parent_uuid, std::string_view name) {
   return Descriptor(uuid, parent_uuid, name, 0, 0, kNamed);
 }
-Status PerfettoTraceWriter::CounterTrack(uint64_t uuid, uint64_t parent_uuid,
-                                         std::string_view name, bool bytes) {
+Status PerfettoTraceWriter::CounterTrack(uint64_t uuid, uint64_t parent_uuid, std::string_view name,
+                                         bool bytes) {
   return Descriptor(uuid, parent_uuid, name, 0, 0, bytes ? kCounter : kCounterNoUnit);
 }
 

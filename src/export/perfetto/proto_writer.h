@@ -56,14 +56,14 @@ struct TrackEventFields {
   Type type = Type::kSliceBegin;
   uint64_t timestamp = 0;
   uint64_t track_uuid = 0;
-  std::string_view name;       // interned
-  std::string_view category;   // interned
+  std::string_view name;           // interned
+  std::string_view category;       // interned
   const EventArg* args = nullptr;  // debug annotations (names interned)
   size_t num_args = 0;
-  uint64_t flow_id = 0;             // flow_ids: starts (or continues) an arrow
-  uint64_t terminating_flow_id = 0; // terminating_flow_ids: ends an arrow
-  int64_t counter_value = 0;        // kCounter (TrackEvent.counter_value)
-  bool counter_is_double = false;   // kCounter: double_counter_value instead
+  uint64_t flow_id = 0;              // flow_ids: starts (or continues) an arrow
+  uint64_t terminating_flow_id = 0;  // terminating_flow_ids: ends an arrow
+  int64_t counter_value = 0;         // kCounter (TrackEvent.counter_value)
+  bool counter_is_double = false;    // kCounter: double_counter_value instead
   double double_counter_value = 0;
 };
 
@@ -138,8 +138,8 @@ class PerfettoTraceWriter {
   Interned functions_, module_paths_, mappings_, frames_, callstacks_;
   bool cleared_ = false;  // the next interning packet must carry SEQ_INCREMENTAL_STATE_CLEARED
   bool first_ = true;
-  std::string pending_;   // InternedData of the packet being built
-  std::string event_;     // TrackEvent of the packet being built
+  std::string pending_;  // InternedData of the packet being built
+  std::string event_;    // TrackEvent of the packet being built
   int64_t packets_ = 0;
 };
 

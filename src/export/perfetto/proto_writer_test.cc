@@ -42,8 +42,9 @@ TEST(ProtoBufferTest, Fixed64IsLittleEndian) {
 
 TEST(PerfettoTraceWriterTest, SliceEndWritesTheBytesOfAnEndEvent) {
   namespace fs = std::filesystem;
-  std::string path = (fs::temp_directory_path() /
-                      ("gsys_slice_end_" + std::to_string(::getpid()) + ".pftrace")).string();
+  std::string path =
+      (fs::temp_directory_path() / ("gsys_slice_end_" + std::to_string(::getpid()) + ".pftrace"))
+          .string();
   const uint64_t cases[][2] = {{0, 1}, {127, 128}, {1234567, 300}, {UINT64_MAX, uint64_t{1} << 40}};
   {
     Result<OutputFile> out = OutputFile::Create(path, /*replace=*/true);

@@ -7,22 +7,37 @@ namespace gsys::export_ {
 namespace {
 
 // Kinds of logical track (the first half of their key).
-enum Group { kCudaApi = 0, kNvtx = 1, kOsrt = 2, kNvtxAsync = 3, kGpuStream = 4, kThreadState = 5,
-             kLibrary = 6 };
+enum Group {
+  kCudaApi = 0,
+  kNvtx = 1,
+  kOsrt = 2,
+  kNvtxAsync = 3,
+  kGpuStream = 4,
+  kThreadState = 5,
+  kLibrary = 6
+};
 
 Group GroupOf(EventKind kind) {
   switch (kind) {
-    case EventKind::kCudaApi: return kCudaApi;
+    case EventKind::kCudaApi:
+      return kCudaApi;
     case EventKind::kNvtxRange:
-    case EventKind::kNvtxMark: return kNvtx;
-    case EventKind::kNvtxAsync: return kNvtxAsync;
-    case EventKind::kOsrt: return kOsrt;
+    case EventKind::kNvtxMark:
+      return kNvtx;
+    case EventKind::kNvtxAsync:
+      return kNvtxAsync;
+    case EventKind::kOsrt:
+      return kOsrt;
     case EventKind::kKernel:
     case EventKind::kMemcpy:
-    case EventKind::kMemset: return kGpuStream;
-    case EventKind::kCpuSample: return kNvtx;  // not placed: samples are PerfSample packets
-    case EventKind::kThreadState: return kThreadState;
-    case EventKind::kLibraryCall: return kLibrary;
+    case EventKind::kMemset:
+      return kGpuStream;
+    case EventKind::kCpuSample:
+      return kNvtx;  // not placed: samples are PerfSample packets
+    case EventKind::kThreadState:
+      return kThreadState;
+    case EventKind::kLibraryCall:
+      return kLibrary;
   }
   return kCudaApi;
 }
@@ -69,7 +84,8 @@ uint64_t TrackLayout::GpuTrack(int64_t device, std::vector<NewTrack>* out) {
   if (it != gpus_.end()) return it->second;
   uint64_t uuid = NewUuid();
   gpus_.emplace(device, uuid);
-  std::string name = (gpu_label_.empty() ? "" : gpu_label_ + ": ") + "GPU " + std::to_string(device);
+  std::string name =
+      (gpu_label_.empty() ? "" : gpu_label_ + ": ") + "GPU " + std::to_string(device);
   auto gpu = info_.gpu_names.find(device);
   if (gpu != info_.gpu_names.end()) name += " (" + gpu->second + ")";
   out->push_back(NewTrack{NewTrack::Kind::kNamed, uuid, 0, 0, 0, name});
@@ -118,13 +134,27 @@ TrackLayout::Logical& TrackLayout::LogicalTrack(const TimelineEvent& event,
   if (!inserted) return logical;
   logical.lanes.reserve(kMaxLanes);
   switch (group) {
-    case kCudaApi: logical.name = "CUDA API"; break;
-    case kNvtx: logical.name = "NVTX"; break;
-    case kOsrt: logical.name = "OS runtime"; break;
-    case kNvtxAsync: logical.name = "NVTX start/end"; break;
-    case kGpuStream: logical.name = "Stream " + std::to_string(event.stream_id); break;
-    case kThreadState: logical.name = "Thread state"; break;
-    case kLibrary: logical.name = "Library calls"; break;
+    case kCudaApi:
+      logical.name = "CUDA API";
+      break;
+    case kNvtx:
+      logical.name = "NVTX";
+      break;
+    case kOsrt:
+      logical.name = "OS runtime";
+      break;
+    case kNvtxAsync:
+      logical.name = "NVTX start/end";
+      break;
+    case kGpuStream:
+      logical.name = "Stream " + std::to_string(event.stream_id);
+      break;
+    case kThreadState:
+      logical.name = "Thread state";
+      break;
+    case kLibrary:
+      logical.name = "Library calls";
+      break;
   }
   logical.parent_uuid = group == kGpuStream   ? GpuTrack(event.device_id, out)
                         : group == kNvtxAsync ? ProcessTrack(event.global_pid, out)

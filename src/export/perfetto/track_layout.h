@@ -52,7 +52,10 @@ class TrackLayout {
   // `first_uuid`: where this layout's track uuids start (reports merged into one trace each get
   // their own range); `gpu_label`: prefix of GPU track names ("rank_1: GPU 1 (...)"), or empty.
   explicit TrackLayout(const ReportInfo& info, uint64_t first_uuid = 1, std::string gpu_label = "")
-      : info_(info), first_uuid_(first_uuid), next_uuid_(first_uuid), gpu_label_(std::move(gpu_label)) {}
+      : info_(info),
+        first_uuid_(first_uuid),
+        next_uuid_(first_uuid),
+        gpu_label_(std::move(gpu_label)) {}
 
   // Appends to `ends` the ends of open slices at or before `ts`, in time order (inner first).
   void TakeEndsUpTo(int64_t ts, std::vector<End>* ends);
@@ -94,9 +97,7 @@ class TrackLayout {
     int64_t end;
     size_t depth;
     Lane* lane;  // lanes are never moved: Logical::lanes reserves kMaxLanes
-    bool operator>(const OpenEnd& o) const {
-      return end != o.end ? end > o.end : depth < o.depth;
-    }
+    bool operator>(const OpenEnd& o) const { return end != o.end ? end > o.end : depth < o.depth; }
   };
   static constexpr size_t kMaxLanes = 64;
 
@@ -112,7 +113,7 @@ class TrackLayout {
   std::string gpu_label_;
   std::map<int64_t, uint64_t> processes_, threads_, gpus_;
   std::map<std::pair<int64_t, int64_t>, uint64_t> memory_;  // (globalPid, device) -> counter
-  std::map<int64_t, uint64_t> metric_groups_;                  // device -> group track
+  std::map<int64_t, uint64_t> metric_groups_;               // device -> group track
   std::map<std::pair<int64_t, std::string>, uint64_t, std::less<>> metrics_;  // (device, metric)
   std::map<std::pair<int, int64_t>, Logical> logical_;
   std::priority_queue<OpenEnd, std::vector<OpenEnd>, std::greater<>> heap_;

@@ -40,8 +40,9 @@ class CopiedDdlTest : public ::testing::Test {
 };
 
 TEST_F(CopiedDdlTest, RunsOneCreateTableOrIndex) {
-  EXPECT_TRUE(ExecCopiedDdl(db_.get(), "CREATE TABLE t (a INTEGER PRIMARY KEY, b TEXT UNIQUE, "
-                                       "c INT CHECK (abs(c) >= 0)); -- trailing comment\n;",
+  EXPECT_TRUE(ExecCopiedDdl(db_.get(),
+                            "CREATE TABLE t (a INTEGER PRIMARY KEY, b TEXT UNIQUE, "
+                            "c INT CHECK (abs(c) >= 0)); -- trailing comment\n;",
                             "t", "out")
                   .ok());
   EXPECT_TRUE(ExecCopiedDdl(db_.get(), "CREATE INDEX t_b ON t (b, lower(b))", "t_b", "out").ok());
@@ -51,9 +52,8 @@ TEST_F(CopiedDdlTest, RunsOneCreateTableOrIndex) {
 }
 
 TEST_F(CopiedDdlTest, RefusesMoreStatementsAndRunsNoneOfThem) {
-  Status s = ExecCopiedDdl(db_.get(),
-                           "CREATE TABLE t (a); COMMIT; DROP TABLE other.precious; BEGIN", "t",
-                           "out.sqlite");
+  Status s = ExecCopiedDdl(
+      db_.get(), "CREATE TABLE t (a); COMMIT; DROP TABLE other.precious; BEGIN", "t", "out.sqlite");
   EXPECT_EQ(s.code(), StatusCode::kBadInput);
   EXPECT_NE(s.message().find("more than one statement"), std::string::npos) << s.message();
   EXPECT_NE(s.message().find("out.sqlite"), std::string::npos) << s.message();
@@ -63,12 +63,12 @@ TEST_F(CopiedDdlTest, RefusesMoreStatementsAndRunsNoneOfThem) {
 }
 
 TEST_F(CopiedDdlTest, RefusesWhatIsNotACreateInMain) {
-  for (const char* sql : {"ATTACH DATABASE ':memory:' AS e", "DETACH DATABASE other",
-                          "PRAGMA writable_schema = ON", "COMMIT", "DROP TABLE other.precious",
-                          "CREATE TABLE other.t (a)", "CREATE TEMP TABLE t (a)",
-                          "CREATE TABLE t AS SELECT 1 AS a", "CREATE VIEW v AS SELECT 1",
-                          "CREATE TRIGGER tr AFTER INSERT ON other.precious BEGIN SELECT 1; END",
-                          "INSERT INTO other.precious VALUES (1)", "not sql at all", ""}) {
+  for (const char* sql :
+       {"ATTACH DATABASE ':memory:' AS e", "DETACH DATABASE other", "PRAGMA writable_schema = ON",
+        "COMMIT", "DROP TABLE other.precious", "CREATE TABLE other.t (a)",
+        "CREATE TEMP TABLE t (a)", "CREATE TABLE t AS SELECT 1 AS a", "CREATE VIEW v AS SELECT 1",
+        "CREATE TRIGGER tr AFTER INSERT ON other.precious BEGIN SELECT 1; END",
+        "INSERT INTO other.precious VALUES (1)", "not sql at all", ""}) {
     Status s = ExecCopiedDdl(db_.get(), sql, "x\x1b[2J", "out");
     EXPECT_EQ(s.code(), StatusCode::kBadInput) << sql;
     EXPECT_EQ(s.message().find('\x1b'), std::string::npos) << s.message();

@@ -59,8 +59,7 @@ struct CopiedObject {
   std::string sql;
 };
 
-Result<std::vector<CopiedObject>> SourceObjects(report::Database& src,
-                                                                      const TableFilter& filter) {
+Result<std::vector<CopiedObject>> SourceObjects(report::Database& src, const TableFilter& filter) {
   GSYS_ASSIGN_OR_RETURN(
       report::Statement stmt,
       src.Prepare("SELECT type, name, tbl_name, sql FROM main.sqlite_master WHERE sql IS NOT NULL "
@@ -73,8 +72,8 @@ Result<std::vector<CopiedObject>> SourceObjects(report::Database& src,
     std::string table(stmt.ColumnText(2));
     if (!filter.Matches(table)) continue;
     bool is_table = stmt.ColumnText(0) == "table";
-    objects.push_back({is_table ? table : "", std::string(stmt.ColumnText(1)),
-                       std::string(stmt.ColumnText(3))});
+    objects.push_back(
+        {is_table ? table : "", std::string(stmt.ColumnText(1)), std::string(stmt.ColumnText(3))});
   }
   return objects;
 }
@@ -123,15 +122,15 @@ class SqliteExporter : public Exporter {
 
  private:
   static Status Copy(const std::string& source, const std::string& tmp, const std::string& out,
-                     const std::vector<CopiedObject>& objects,
-                     ExportStats* stats) {
+                     const std::vector<CopiedObject>& objects, ExportStats* stats) {
     sqlite3* raw = nullptr;
     int rc = sqlite3_open_v2(tmp.c_str(), &raw, SQLITE_OPEN_READWRITE | SQLITE_OPEN_URI, nullptr);
     std::unique_ptr<sqlite3, SqliteCloser> db(raw);
     if (rc != SQLITE_OK) return Error(StatusCode::kIoError, "export: cannot write '" + out + "'");
-    GSYS_RETURN_IF_ERROR(Exec(db.get(), "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;", out));
     GSYS_RETURN_IF_ERROR(
-        Exec(db.get(), "ATTACH DATABASE " + report::QuoteLiteral(FileUri(source)) + " AS src", out));
+        Exec(db.get(), "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;", out));
+    GSYS_RETURN_IF_ERROR(Exec(
+        db.get(), "ATTACH DATABASE " + report::QuoteLiteral(FileUri(source)) + " AS src", out));
     GSYS_RETURN_IF_ERROR(Exec(db.get(), "BEGIN", out));
     for (const auto& [table, name, sql] : objects) {
       GSYS_RETURN_IF_ERROR(ExecCopiedDdl(db.get(), sql, name, out));

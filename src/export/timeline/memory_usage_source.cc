@@ -12,7 +12,7 @@ constexpr const char* kTable = "CUDA_GPU_MEMORY_USAGE_EVENTS";
 constexpr const char* kSql =
     "SELECT start, globalPid, deviceId, bytes, memoryOperationType "
     "FROM CUDA_GPU_MEMORY_USAGE_EVENTS ORDER BY start, rowid";
-constexpr int64_t kAllocation = 0;    // ENUM_CUDA_DEV_MEM_EVENT_OPER
+constexpr int64_t kAllocation = 0;  // ENUM_CUDA_DEV_MEM_EVENT_OPER
 constexpr int64_t kDeallocation = 1;
 
 }  // namespace

@@ -79,8 +79,8 @@ void Row::Load(const report::Statement& stmt, int text_column) {
 
 Result<std::unique_ptr<RowCursor>> RowCursor::Open(report::Database& db, const std::string& table,
                                                    const std::string& columns,
-                                                   const std::string& key,
-                                                   const std::string& where, int text_column) {
+                                                   const std::string& key, const std::string& where,
+                                                   int text_column) {
   GSYS_ASSIGN_OR_RETURN(report::Statement keys,
                         db.Prepare("SELECT " + key + " FROM " + table + where + " ORDER BY rowid"));
   GSYS_ASSIGN_OR_RETURN(int64_t window, ReorderWindow(keys));

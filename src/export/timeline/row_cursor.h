@@ -5,8 +5,8 @@
 
 #include <array>
 #include <cstdint>
-#include <memory>
 #include <deque>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -41,9 +41,7 @@ class Row {
 struct RowKey {
   int64_t start = 0;
   int64_t end = 0;
-  bool operator<(const RowKey& o) const {
-    return start != o.start ? start < o.start : end > o.end;
-  }
+  bool operator<(const RowKey& o) const { return start != o.start ? start < o.start : end > o.end; }
 };
 
 // How: Open first reads only the first two columns of the table in rowid order and bounds how
@@ -62,9 +60,8 @@ class RowCursor {
   // `columns`: the select list, its first two columns the start and end; `key`: the same two
   // expressions alone; `where`: "" or " WHERE ...". Fails when the query cannot be prepared.
   static Result<std::unique_ptr<RowCursor>> Open(report::Database& db, const std::string& table,
-                                                 const std::string& columns,
-                                                 const std::string& key, const std::string& where,
-                                                 int text_column);
+                                                 const std::string& columns, const std::string& key,
+                                                 const std::string& where, int text_column);
   // Rows of `stmt` (already ordered by start, end DESC), e.g. a query over a view.
   static Result<std::unique_ptr<RowCursor>> FromSorted(report::Statement stmt, int text_column);
 
@@ -83,7 +80,9 @@ class RowCursor {
     uint32_t slot;
   };
   RowCursor(report::Statement stmt, std::string table, int text_column, int64_t window)
-      : stmt_(std::move(stmt)), table_(std::move(table)), text_column_(text_column),
+      : stmt_(std::move(stmt)),
+        table_(std::move(table)),
+        text_column_(text_column),
         window_(window) {}
   Status AdvanceWindowed();
 

@@ -43,7 +43,8 @@ report::Database Table(const std::vector<Input>& rows) {
 // (start, end, note) in the order SQL gives with rowid as the last key.
 std::vector<std::tuple<int64_t, int64_t, std::string>> Expected(report::Database& db) {
   report::Statement s = std::move(db.Prepare("SELECT start, end, note FROM T "
-                                             "ORDER BY start, end DESC, rowid")).value();
+                                             "ORDER BY start, end DESC, rowid"))
+                            .value();
   std::vector<std::tuple<int64_t, int64_t, std::string>> out;
   while (true) {
     Result<bool> row = s.Step();

@@ -14,17 +14,17 @@
 namespace gsys::export_ {
 
 enum class EventKind : uint8_t {
-  kCudaApi,     // CUPTI_ACTIVITY_KIND_RUNTIME (runtime and driver calls)
-  kKernel,      // CUPTI_ACTIVITY_KIND_KERNEL
-  kMemcpy,      // CUPTI_ACTIVITY_KIND_MEMCPY
-  kMemset,      // CUPTI_ACTIVITY_KIND_MEMSET
-  kNvtxRange,   // NVTX push/pop range (eventType 59, 70): a slice on its thread
-  kNvtxAsync,   // NVTX start/end range (eventType 60, 71): may cross threads, overlap freely
-  kNvtxMark,    // NVTX mark (eventType 34): an instant
-  kOsrt,        // OSRT_API
-  kCpuSample,   // COMPOSITE_EVENTS with its SAMPLING_CALLCHAINS stack: an instant on its thread
-  kThreadState, // SCHED_EVENTS, a switch in to the next switch out: "Running" on a CPU
-  kLibraryCall, // CUDNN_EVENTS, CUBLAS_EVENTS, MPI_*_EVENTS: a slice on its thread
+  kCudaApi,      // CUPTI_ACTIVITY_KIND_RUNTIME (runtime and driver calls)
+  kKernel,       // CUPTI_ACTIVITY_KIND_KERNEL
+  kMemcpy,       // CUPTI_ACTIVITY_KIND_MEMCPY
+  kMemset,       // CUPTI_ACTIVITY_KIND_MEMSET
+  kNvtxRange,    // NVTX push/pop range (eventType 59, 70): a slice on its thread
+  kNvtxAsync,    // NVTX start/end range (eventType 60, 71): may cross threads, overlap freely
+  kNvtxMark,     // NVTX mark (eventType 34): an instant
+  kOsrt,         // OSRT_API
+  kCpuSample,    // COMPOSITE_EVENTS with its SAMPLING_CALLCHAINS stack: an instant on its thread
+  kThreadState,  // SCHED_EVENTS, a switch in to the next switch out: "Running" on a CPU
+  kLibraryCall,  // CUDNN_EVENTS, CUBLAS_EVENTS, MPI_*_EVENTS: a slice on its thread
 };
 
 inline bool IsGpuKind(EventKind kind) {
@@ -59,7 +59,7 @@ struct TimelineEvent {
   // Flow arrow id (FlowId): on an API call, the start of an arrow to its GPU work (set only on
   // launch, copy and memset calls); on GPU work, the arrow's end. 0: none.
   uint64_t flow_id = 0;
-  int64_t async_id = 0;    // kNvtxAsync, kThreadState: unique per report
+  int64_t async_id = 0;  // kNvtxAsync, kThreadState: unique per report
   std::string_view name;
   std::string_view category;  // "cuda_runtime", "cuda_driver", "kernel", "gpu_memcpy", ...
   std::array<EventArg, kMaxArgs> args{};
@@ -89,7 +89,7 @@ inline int64_t ProcessOf(int64_t global_tid) { return global_tid & ~int64_t{0xFF
 
 // Names and anchors of a report, loaded once (sizes bounded by processes, threads and GPUs).
 struct ReportInfo {
-  std::optional<int64_t> utc_epoch_ns;          // TARGET_INFO_SESSION_START_TIME
+  std::optional<int64_t> utc_epoch_ns;           // TARGET_INFO_SESSION_START_TIME
   std::map<int64_t, std::string> process_names;  // globalPid -> name
   std::map<int64_t, std::string> thread_names;   // globalTid -> name
   std::map<int64_t, std::string> gpu_names;      // deviceId -> "NVIDIA H200"

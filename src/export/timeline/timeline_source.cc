@@ -21,15 +21,15 @@ namespace {
 constexpr size_t kMaxCachedStrings = 1 << 16;
 
 const char* MemcpyKindName(int64_t kind) {
-  static const char* const kNames[] = {"Unknown", "HtoD", "DtoH", "HtoA", "AtoH", "AtoA", "AtoD",
-                                       "DtoA", "DtoD", "HtoH", "PtoP", "Unified HtoD",
-                                       "Unified DtoH", "Unified DtoD"};
+  static const char* const kNames[] = {
+      "Unknown", "HtoD", "DtoH", "HtoA", "AtoH",         "AtoA",         "AtoD",
+      "DtoA",    "DtoD", "HtoH", "PtoP", "Unified HtoD", "Unified DtoH", "Unified DtoD"};
   return kind >= 0 && kind < 14 ? kNames[kind] : "Unknown";
 }
 
 const char* MemKindName(int64_t kind) {
-  static const char* const kNames[] = {"Pageable", "Pinned", "Device", "Array", "Managed",
-                                       "Device Static", "Managed Static", "Unknown"};
+  static const char* const kNames[] = {"Pageable", "Pinned",        "Device",         "Array",
+                                       "Managed",  "Device Static", "Managed Static", "Unknown"};
   return kind >= 0 && kind < 8 ? kNames[kind] : "Unknown";
 }
 
@@ -48,8 +48,9 @@ TimelineSource::~TimelineSource() = default;
 Result<ReportInfo> LoadReportInfo(report::ReportReader& reader) {
   ReportInfo info;
   report::Database& db = reader.db();
-  GSYS_ASSIGN_OR_RETURN(auto utc, db.QueryInt("SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME "
-                                              "WHERE utcEpochNs IS NOT NULL LIMIT 1"));
+  GSYS_ASSIGN_OR_RETURN(auto utc,
+                        db.QueryInt("SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME "
+                                    "WHERE utcEpochNs IS NOT NULL LIMIT 1"));
   info.utc_epoch_ns = utc;
   struct Query {
     const char* sql;
@@ -79,7 +80,8 @@ Result<std::unique_ptr<TimelineSource>> TimelineSource::Open(report::ReportReade
                         reader.db().Prepare("SELECT value FROM StringIds WHERE id = ?"));
   source->string_lookup_ = std::make_unique<report::Statement>(std::move(lookup));
   GSYS_RETURN_IF_ERROR(source->LoadDomains());
-  Result<report::Database> raw = report::Database::Open(reader.path(), report::Database::Mode::kReadOnly);
+  Result<report::Database> raw =
+      report::Database::Open(reader.path(), report::Database::Mode::kReadOnly);
   if (raw.ok()) {
     source->raw_ = std::make_unique<report::Database>(std::move(raw).value());
     if (!source->raw_->Exec("PRAGMA mmap_size = 0").ok()) source->raw_.reset();
@@ -112,7 +114,8 @@ Result<std::unique_ptr<TimelineSource>> TimelineSource::Open(report::ReportReade
        "start, coalesce(end, start) AS end, globalTid, eventType, text, textId, domainId, rangeId, "
        "color, category",
        " WHERE eventType IN (34, 59, 60, 70, 71)", "start, coalesce(end, start)", 4},
-      {EventKind::kOsrt, "OSRT_API", "start, end, globalTid, nameId, returnValue, nestingLevel", ""},
+      {EventKind::kOsrt, "OSRT_API", "start, end, globalTid, nameId, returnValue, nestingLevel",
+       ""},
       {EventKind::kCpuSample, "COMPOSITE_EVENTS", "start, start AS end, globalTid, id, cpu", "",
        "start, start"},
       // Library calls: start, end, globalTid, the name's string id, then per table (DecodeLibrary).
@@ -135,9 +138,9 @@ Result<std::unique_ptr<TimelineSource>> TimelineSource::Open(report::ReportReade
   if (filter.Matches("SCHED_EVENTS")) {
     GSYS_ASSIGN_OR_RETURN(bool rows, reader.HasRows("SCHED_EVENTS"));
     if (rows) {  // a thread's spans on a CPU (report/reader/sched_spans_sql.h)
-      GSYS_RETURN_IF_ERROR(source->AddSortedCursor(
-          EventKind::kThreadState, "SCHED_EVENTS",
-          std::string(report::kSchedRunningSpansSql) + kOrder, -1));
+      GSYS_RETURN_IF_ERROR(
+          source->AddSortedCursor(EventKind::kThreadState, "SCHED_EVENTS",
+                                  std::string(report::kSchedRunningSpansSql) + kOrder, -1));
     }
   }
   return source;
@@ -200,7 +203,7 @@ Result<std::string_view> TimelineSource::String(int64_t id) {
   GSYS_RETURN_IF_ERROR(lookup.BindInt(1, id));
   GSYS_ASSIGN_OR_RETURN(bool row, lookup.Step());
   std::string value = row && !lookup.IsNull(0) ? std::string(lookup.ColumnText(0))
-                                                : "[unknown string " + std::to_string(id) + "]";
+                                               : "[unknown string " + std::to_string(id) + "]";
   return std::string_view(strings_.emplace(id, std::move(value)).first->second);
 }
 
@@ -232,17 +235,24 @@ Result<const TimelineEvent*> TimelineSource::Next() {
 
 Status TimelineSource::Decode(Cursor& cursor) {
   switch (cursor.kind) {
-    case EventKind::kCudaApi: return DecodeApi(cursor);
+    case EventKind::kCudaApi:
+      return DecodeApi(cursor);
     case EventKind::kKernel:
     case EventKind::kMemcpy:
-    case EventKind::kMemset: return DecodeGpu(cursor);
+    case EventKind::kMemset:
+      return DecodeGpu(cursor);
     case EventKind::kNvtxRange:
     case EventKind::kNvtxAsync:
-    case EventKind::kNvtxMark: return DecodeNvtx(cursor);
-    case EventKind::kOsrt: return DecodeOsrt(cursor);
-    case EventKind::kCpuSample: return DecodeSample(cursor);
-    case EventKind::kThreadState: return DecodeThreadState(cursor);
-    case EventKind::kLibraryCall: return DecodeLibrary(cursor);
+    case EventKind::kNvtxMark:
+      return DecodeNvtx(cursor);
+    case EventKind::kOsrt:
+      return DecodeOsrt(cursor);
+    case EventKind::kCpuSample:
+      return DecodeSample(cursor);
+    case EventKind::kThreadState:
+      return DecodeThreadState(cursor);
+    case EventKind::kLibraryCall:
+      return DecodeLibrary(cursor);
   }
   return OkStatus();
 }
@@ -251,13 +261,19 @@ Status TimelineSource::AddBacktrace(int64_t id) {
   auto it = backtraces_.find(id);
   if (it == backtraces_.end()) {
     if (!native_lookup_) {
-      GSYS_ASSIGN_OR_RETURN(report::Statement n, reader_.db().Prepare(
-          "SELECT group_concat(f, char(10)) FROM (SELECT s.value || '  ' || m.value AS f FROM"
-          " CUDA_CALLCHAINS c JOIN StringIds s ON s.id = c.symbol JOIN StringIds m ON m.id = c.module"
-          " WHERE c.id = ? ORDER BY c.stackDepth)"));
-      GSYS_ASSIGN_OR_RETURN(report::Statement p, reader_.db().Prepare(
-          "SELECT group_concat(f, char(10)) FROM (SELECT s.value AS f FROM GSYS_PYTHON_CALLCHAINS p"
-          " JOIN StringIds s ON s.id = p.frameId WHERE p.id = ? ORDER BY p.stackDepth)"));
+      GSYS_ASSIGN_OR_RETURN(
+          report::Statement n,
+          reader_.db().Prepare(
+              "SELECT group_concat(f, char(10)) FROM (SELECT s.value || '  ' || m.value AS f FROM"
+              " CUDA_CALLCHAINS c JOIN StringIds s ON s.id = c.symbol JOIN StringIds m ON m.id = "
+              "c.module"
+              " WHERE c.id = ? ORDER BY c.stackDepth)"));
+      GSYS_ASSIGN_OR_RETURN(
+          report::Statement p,
+          reader_.db().Prepare(
+              "SELECT group_concat(f, char(10)) FROM (SELECT s.value AS f FROM "
+              "GSYS_PYTHON_CALLCHAINS p"
+              " JOIN StringIds s ON s.id = p.frameId WHERE p.id = ? ORDER BY p.stackDepth)"));
       native_lookup_ = std::make_unique<report::Statement>(std::move(n));
       python_lookup_ = std::make_unique<report::Statement>(std::move(p));
     }
@@ -346,7 +362,7 @@ Status TimelineSource::DecodeNvtx(Cursor& cursor) {
   const Row& s = cursor.rows->row();
   TimelineEvent& e = event_;
   int64_t type = s.ColumnInt(3);
-  e.kind = type == 34 ? EventKind::kNvtxMark
+  e.kind = type == 34                   ? EventKind::kNvtxMark
            : (type == 60 || type == 71) ? EventKind::kNvtxAsync
                                         : EventKind::kNvtxRange;
   if (e.kind == EventKind::kNvtxMark) e.end = e.start;

@@ -78,10 +78,10 @@ class TimelineSource {
   TimelineEvent event_;
   int64_t rows_ = 0;
   std::unique_ptr<report::Statement> string_lookup_;
-  std::unordered_map<int64_t, std::string, SeededHash> strings_;       // capped StringIds cache
-  std::unordered_map<int64_t, bool, SeededHash> launches_;             // nameId -> launches GPU work
-  std::map<std::pair<int64_t, int64_t>, std::string> domains_;  // (globalPid, domainId) -> name
-  std::string scratch_;                                     // memcpy names
+  std::unordered_map<int64_t, std::string, SeededHash> strings_;  // capped StringIds cache
+  std::unordered_map<int64_t, bool, SeededHash> launches_;        // nameId -> launches GPU work
+  std::map<std::pair<int64_t, int64_t>, std::string> domains_;    // (globalPid, domainId) -> name
+  std::string scratch_;                                           // memcpy names
   // callchain id -> (native frames, Python frames), one frame per line; capped like strings_.
   std::unordered_map<int64_t, std::pair<std::string, std::string>, SeededHash> backtraces_;
   std::unique_ptr<report::Statement> native_lookup_, python_lookup_;

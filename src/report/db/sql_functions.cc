@@ -6,8 +6,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <string>
 #include <new>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -158,7 +158,8 @@ void RoundHalfAwayOnBinaryValue(sqlite3_context* ctx, int, sqlite3_value** argv)
   sqlite3_result_double(ctx, std::signbit(x) ? -magnitude : magnitude);
 }
 
-Status Register(Database& db, const char* name, int nargs, void (*step)(sqlite3_context*, int, sqlite3_value**),
+Status Register(Database& db, const char* name, int nargs,
+                void (*step)(sqlite3_context*, int, sqlite3_value**),
                 void (*final)(sqlite3_context*)) {
   int rc = sqlite3_create_function_v2(db.raw(), name, nargs, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
                                       nullptr, nullptr, step, final, nullptr);
@@ -176,8 +177,9 @@ Status RegisterSqlFunctions(Database& db) {
   GSYS_RETURN_IF_ERROR(Register(db, "upper_quartile", 1, CollectStep, PercentileFinal<75>));
   GSYS_RETURN_IF_ERROR(Register(db, "stdev", 1, StdevStep, StdevFinal));
   GSYS_RETURN_IF_ERROR(Register(db, "unique_duration", 2, UniqueDurationStep, UniqueDurationFinal));
-  int rc = sqlite3_create_function_v2(db.raw(), "round", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
-                                      nullptr, RoundHalfAwayOnBinaryValue, nullptr, nullptr, nullptr);
+  int rc =
+      sqlite3_create_function_v2(db.raw(), "round", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nullptr,
+                                 RoundHalfAwayOnBinaryValue, nullptr, nullptr, nullptr);
   if (rc != SQLITE_OK) return Error(StatusCode::kInternal, "sqlite: cannot register round");
   return OkStatus();
 }

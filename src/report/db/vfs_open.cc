@@ -33,9 +33,8 @@ void InstallRegularFileOpen() {
   static const bool installed = [] {
     sqlite3_vfs* vfs = sqlite3_vfs_find("unix");
     if (vfs == nullptr || vfs->iVersion < 3 || vfs->xSetSystemCall == nullptr) return false;
-    return vfs->xSetSystemCall(vfs, "open",
-                               reinterpret_cast<sqlite3_syscall_ptr>(&OpenRegularOnly)) ==
-           SQLITE_OK;
+    return vfs->xSetSystemCall(
+               vfs, "open", reinterpret_cast<sqlite3_syscall_ptr>(&OpenRegularOnly)) == SQLITE_OK;
   }();
   (void)installed;
 }

@@ -56,7 +56,7 @@ Status InsertRows(Database& db, const std::string& table, const Rows& rows) {
 }
 
 Rows ExportRows(const format::SessionMeta& meta, const std::string& output_path,
-               const struct utsname& u) {
+                const struct utsname& u) {
   std::error_code ec;
   std::string absolute = std::filesystem::absolute(output_path, ec).string();
   std::string arch = std::string(u.machine) == "x86_64" ? "x64" : u.machine;
@@ -86,7 +86,8 @@ Rows CaptureRows(const format::SessionMeta& meta, const std::vector<std::string>
       if (t == domain) rows.emplace_back("CAPTURE_EVENT_TYPE", type);
     }
   }
-  rows.emplace_back("START_TRIGGER", Get(meta, "capture_start_ns").empty() ? "Immediate" : "Delayed");
+  rows.emplace_back("START_TRIGGER",
+                    Get(meta, "capture_start_ns").empty() ? "Immediate" : "Delayed");
   if (!Get(meta, "osrt_threshold_ns").empty()) {
     rows.emplace_back("OS_RUNTIME_OPTIONS:DURATION_THRESHOLD_NS", Get(meta, "osrt_threshold_ns"));
   }

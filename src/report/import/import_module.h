@@ -30,8 +30,8 @@ namespace gsys::report {
 // What every module is built with: the session as a whole.
 struct ImportContext {
   ReportWriter* writer = nullptr;
-  int64_t origin = 0;                  // session start, CLOCK_MONOTONIC ns
-  const TickClock* ticks = nullptr;    // the session's tick clock (streams with kClockSync)
+  int64_t origin = 0;                // session start, CLOCK_MONOTONIC ns
+  const TickClock* ticks = nullptr;  // the session's tick clock (streams with kClockSync)
   std::string session_dir;
   const format::SessionMeta* meta = nullptr;
   ImportCounters* counters = nullptr;  // the session's data-quality counters

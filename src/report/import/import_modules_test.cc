@@ -65,8 +65,8 @@ TEST(ImportModulesTest, CapturedKindsGoToTheirDomain) {
                  format::kStackNotice, format::kStackSwitch}) {
     EXPECT_EQ(OwnerName(table, k), "stacks") << static_cast<int>(k);
   }
-  for (auto k : {format::kCudaString, format::kCudaApi, format::kCudaKernel,
-                 format::kCudaMemcpy, format::kCudaDevice, RecordKind::kCudaLast}) {
+  for (auto k : {format::kCudaString, format::kCudaApi, format::kCudaKernel, format::kCudaMemcpy,
+                 format::kCudaDevice, RecordKind::kCudaLast}) {
     EXPECT_EQ(OwnerName(table, k), "cuda") << static_cast<int>(k);
   }
 }

@@ -139,8 +139,8 @@ void ScanStreams(const std::vector<std::unique_ptr<format::StreamFile>>& files, 
 }
 
 struct SessionTotals {
-  std::map<uint32_t, ProcessFacts> processes;  // last image per pid
-  std::map<int64_t, std::string> thread_names; // globalTid -> name
+  std::map<uint32_t, ProcessFacts> processes;   // last image per pid
+  std::map<int64_t, std::string> thread_names;  // globalTid -> name
   std::vector<CaptureWindowEvent> windows;
   int64_t last_ts = 0;
 };
@@ -158,7 +158,8 @@ Status WriteTables(ReportWriter& w, const SessionTotals& t, const format::Sessio
     GSYS_RETURN_IF_ERROR(proc.Reset());
   }
   GSYS_ASSIGN_OR_RETURN(
-      Statement thr, db.Prepare("INSERT INTO ThreadNames(nameId, priority, globalTid) VALUES(?,?,?)"));
+      Statement thr,
+      db.Prepare("INSERT INTO ThreadNames(nameId, priority, globalTid) VALUES(?,?,?)"));
   for (const auto& [gtid, name] : t.thread_names) {
     GSYS_ASSIGN_OR_RETURN(int64_t id, w.Intern(name));
     GSYS_RETURN_IF_ERROR(thr.BindInt(1, id));
@@ -167,9 +168,9 @@ Status WriteTables(ReportWriter& w, const SessionTotals& t, const format::Sessio
     GSYS_RETURN_IF_ERROR(thr.Step().status());
     GSYS_RETURN_IF_ERROR(thr.Reset());
   }
-  GSYS_ASSIGN_OR_RETURN(
-      Statement st, db.Prepare("INSERT INTO TARGET_INFO_SESSION_START_TIME(utcEpochNs, utcTime,"
-                               " localTime, systemClockNs) VALUES(?,?,?,?)"));
+  GSYS_ASSIGN_OR_RETURN(Statement st,
+                        db.Prepare("INSERT INTO TARGET_INFO_SESSION_START_TIME(utcEpochNs, utcTime,"
+                                   " localTime, systemClockNs) VALUES(?,?,?,?)"));
   GSYS_RETURN_IF_ERROR(st.BindInt(1, origin_real));
   GSYS_RETURN_IF_ERROR(st.BindText(2, SecondsText(origin_real, false)));
   // localTime in the capture machine's time zone where session.meta records it, not the
@@ -181,9 +182,11 @@ Status WriteTables(ReportWriter& w, const SessionTotals& t, const format::Sessio
   GSYS_RETURN_IF_ERROR(st.BindInt(4, origin_mono));
   GSYS_RETURN_IF_ERROR(st.Step().status());
   int64_t stop = std::max<int64_t>(0, SaturatingSub(t.last_ts, origin_mono));
-  GSYS_RETURN_IF_ERROR(db.Exec("INSERT INTO ANALYSIS_DETAILS(globalVid, duration, startTime, stopTime)"
-                               " VALUES(" + std::to_string(kGlobalVid) + ", " + std::to_string(stop) +
-                               ", 0, " + std::to_string(stop) + ")"));
+  GSYS_RETURN_IF_ERROR(
+      db.Exec("INSERT INTO ANALYSIS_DETAILS(globalVid, duration, startTime, stopTime)"
+              " VALUES(" +
+              std::to_string(kGlobalVid) + ", " + std::to_string(stop) + ", 0, " +
+              std::to_string(stop) + ")"));
   // GSYS_META: launcher facts first, then what the import learned.
   for (const auto& [k, v] : meta) GSYS_RETURN_IF_ERROR(InsertMeta(db, k, v));
   GSYS_RETURN_IF_ERROR(InsertMeta(db, "format_version", std::to_string(format::kFormatVersion)));
@@ -288,17 +291,15 @@ Result<ImportSummary> ImportSession(const ImportOptions& options) {
   std::vector<std::unique_ptr<format::StreamFile>> files;
   ImportSummary sum;
   sum.counters[ImportCounter::kSkippedSessionFiles] += skipped_files;
-  ControlCounts control = options.control_counts ? *options.control_counts
-                                                 : ReadControlCounts(options.session_dir);
+  ControlCounts control =
+      options.control_counts ? *options.control_counts : ReadControlCounts(options.session_dir);
   sum.counters[ImportCounter::kRecordsAfterFinalFlush] += control.records_after_final_flush;
   std::vector<std::string> stopped =
       ReadStopReasons(options.session_dir, options.pids ? &*options.pids : nullptr);
-  sum.counters[ImportCounter::kCaptureWriteErrors] +=
-      stopped.size() + control.processes_unwritable;
+  sum.counters[ImportCounter::kCaptureWriteErrors] += stopped.size() + control.processes_unwritable;
   if (control.processes_unwritable != 0) {
     // No pid: these processes could write nothing into the session directory.
-    stopped.push_back("capture stopped early in " +
-                      std::to_string(control.processes_unwritable) +
+    stopped.push_back("capture stopped early in " + std::to_string(control.processes_unwritable) +
                       " process(es) that could write nothing into the session directory (a "
                       "user, root or mount change, or no file descriptor left): their events are "
                       "lost");
@@ -328,13 +329,13 @@ Result<ImportSummary> ImportSession(const ImportOptions& options) {
   std::string tmp = TemporaryReportPath(options.output_path);
   fs::remove(tmp, ec);
   RemoveDeadImportLeftovers(options.output_path);  // of imports that were killed
-  RemoveOnError cleanup{tmp};  // report/import/remove_on_error.h
+  RemoveOnError cleanup{tmp};                      // report/import/remove_on_error.h
   GSYS_ASSIGN_OR_RETURN(std::unique_ptr<ReportWriter> writer, ReportWriter::Create(tmp));
   SessionTotals totals;
   Progress progress(options.progress, options.output_path, sum.raw_bytes);
   uint64_t done_bytes = 0;
-  ImportContext context{writer.get(), origin_mono, &ticks, options.session_dir, &meta,
-                        &sum.counters};
+  ImportContext context{writer.get(),        origin_mono, &ticks,
+                        options.session_dir, &meta,       &sum.counters};
   std::vector<std::unique_ptr<ImportModule>> modules = MakeImportModules(context);
   std::vector<ImportModule*> module_list;
   for (const auto& m : modules) module_list.push_back(m.get());

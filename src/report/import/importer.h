@@ -30,7 +30,7 @@ struct ImportOptions {
   std::string session_dir;
   std::string output_path;  // the report to create
   bool force_overwrite = false;
-  bool progress = false;    // progress bar on stderr
+  bool progress = false;  // progress bar on stderr
   // A capture window of a live session (CLOCK_MONOTONIC ns; both 0 = everything): only events
   // that start inside [window_start_ns, window_end_ns] are kept (window_filter.h).
   int64_t window_start_ns = 0;
@@ -54,7 +54,7 @@ struct ImportSummary {
   uint64_t cuda_records = 0;  // CUDA records imported (0: no CUDA in the session)
   uint64_t cuda_kernels = 0, cuda_api_calls = 0, cuda_memory_ops = 0;
   uint64_t cublas_calls = 0, cudnn_calls = 0, mpi_calls = 0;  // library API trace rows
-  uint64_t gpu_metric_rows = 0;  // GSYS_GPU_METRICS rows (--gpu-metrics-devices)
+  uint64_t gpu_metric_rows = 0;               // GSYS_GPU_METRICS rows (--gpu-metrics-devices)
   uint64_t stack_sites = 0, cpu_samples = 0;  // backtraces at traced calls, CPU samples
   uint64_t raw_bytes = 0;
   double seconds = 0;

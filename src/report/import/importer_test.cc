@@ -31,8 +31,8 @@ format::NvtxEventBody Event(int64_t ts, uint32_t domain = 0, std::string_view te
   format::NvtxEventBody b{};
   b.timestamp = ts;
   b.domain = domain;
-  b.message_type = static_cast<uint8_t>(text.empty() ? format::NvtxMessage::kNone
-                                                     : format::NvtxMessage::kText);
+  b.message_type =
+      static_cast<uint8_t>(text.empty() ? format::NvtxMessage::kNone : format::NvtxMessage::kText);
   b.text_len = static_cast<uint32_t>(text.size());
   return b;
 }
@@ -114,9 +114,11 @@ TEST_F(ImporterTest, PushPopStartEndMarksAndDomains) {
   EXPECT_EQ(Count(db, "SELECT count(*) FROM NVTX_EVENTS WHERE eventType = 59"), 2);
   EXPECT_EQ(Count(db, "SELECT end - start FROM NVTX_EVENTS WHERE text = 'outer'"), 30);
   EXPECT_EQ(Count(db, "SELECT start FROM NVTX_EVENTS WHERE text = 'inner'"), 20);
-  EXPECT_EQ(Count(db, "SELECT count(*) FROM NVTX_EVENTS e JOIN StringIds s ON s.id = e.textId"
-                      " WHERE e.eventType = 60 AND s.value = 'reg' AND e.domainId = 1"
-                      " AND e.endGlobalTid = " + std::to_string(GlobalTid(100, 101))),
+  EXPECT_EQ(Count(db,
+                  "SELECT count(*) FROM NVTX_EVENTS e JOIN StringIds s ON s.id = e.textId"
+                  " WHERE e.eventType = 60 AND s.value = 'reg' AND e.domainId = 1"
+                  " AND e.endGlobalTid = " +
+                      std::to_string(GlobalTid(100, 101))),
             1);
   EXPECT_EQ(Count(db, "SELECT int64Value FROM NVTX_EVENTS WHERE eventType = 34 AND end IS NULL"),
             -5);
@@ -152,8 +154,10 @@ TEST_F(ImporterTest, PidFilterKeepsOnlyThoseProcesses) {
   ASSERT_TRUE(db.ok());
   EXPECT_EQ(Count(*db, "SELECT group_concat(pid) FROM PROCESSES"), 200);
   EXPECT_EQ(Count(*db, "SELECT start FROM NVTX_EVENTS"), 200);
-  EXPECT_EQ(Count(*db, "SELECT count(*) FROM GSYS_META WHERE name = 'output_values' AND "
-                       "value = 'RANK=1'"), 1);
+  EXPECT_EQ(Count(*db,
+                  "SELECT count(*) FROM GSYS_META WHERE name = 'output_values' AND "
+                  "value = 'RANK=1'"),
+            1);
 }
 
 // Issue 17, item 3: a push whose pop was lost must never pair with a later pop.
@@ -258,12 +262,14 @@ TEST_F(ImporterTest, OsrtDropsAndTruncation) {
   sb.bytes().resize(sb.bytes().size() - 8);  // the last chunk was cut by a kill
   WriteStream(7, sb);
   Database db = Import();
-  EXPECT_EQ(Count(db, "SELECT count(*) FROM OSRT_API o JOIN StringIds s ON s.id = o.nameId"
-                      " WHERE s.value = 'pthread_mutex_lock' AND o.end - o.start = 5000"),
+  EXPECT_EQ(Count(db,
+                  "SELECT count(*) FROM OSRT_API o JOIN StringIds s ON s.id = o.nameId"
+                  " WHERE s.value = 'pthread_mutex_lock' AND o.end - o.start = 5000"),
             1);
   EXPECT_EQ(Count(db, "SELECT value FROM GSYS_DIAGNOSTICS WHERE name = 'dropped_records'"), 12);
-  EXPECT_EQ(Count(db, "SELECT count(*) FROM GSYS_DIAGNOSTICS WHERE"
-                      " name = 'processes_without_exit_flush'"),
+  EXPECT_EQ(Count(db,
+                  "SELECT count(*) FROM GSYS_DIAGNOSTICS WHERE"
+                  " name = 'processes_without_exit_flush'"),
             1);
 }
 
@@ -281,8 +287,9 @@ TEST_F(ImporterTest, LostCpuSamplesCountedOncePerProcessInDiagnostics) {
     WriteStream(pid, sb);
   }
   Database db = Import();
-  EXPECT_EQ(Count(db, "SELECT value FROM GSYS_DIAGNOSTICS WHERE name = 'cpu_samples_lost'"
-                      " AND severity = 'data_loss'"),
+  EXPECT_EQ(Count(db,
+                  "SELECT value FROM GSYS_DIAGNOSTICS WHERE name = 'cpu_samples_lost'"
+                  " AND severity = 'data_loss'"),
             15);
 }
 
@@ -302,7 +309,8 @@ TEST_F(ImporterTest, ControlCountsComeFromThePageUnlessAWindowGivesItsOwn) {
   EXPECT_EQ(ReadControlCounts(dir_.string()).records_after_final_flush, 5u);
   auto diag = [&](Database& db, const char* name) {
     return Count(db, std::string("SELECT coalesce(sum(value), 0) FROM GSYS_DIAGNOSTICS WHERE "
-                                 "name = '") + name + "'");
+                                 "name = '") +
+                         name + "'");
   };
   {
     Database db = Import();
@@ -371,8 +379,10 @@ TEST_F(ImporterTest, CudaStreamJoinsTheProcess) {
   Database db = Import();
   EXPECT_EQ(Count(db, "SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL"), 1);
   EXPECT_EQ(Count(db, "SELECT start FROM CUPTI_ACTIVITY_KIND_KERNEL"), 400);
-  EXPECT_EQ(Count(db, "SELECT r.globalTid = e.globalTid FROM CUPTI_ACTIVITY_KIND_RUNTIME r, "
-                      "NVTX_EVENTS e WHERE e.eventType = 59"), 1);
+  EXPECT_EQ(Count(db,
+                  "SELECT r.globalTid = e.globalTid FROM CUPTI_ACTIVITY_KIND_RUNTIME r, "
+                  "NVTX_EVENTS e WHERE e.eventType = 59"),
+            1);
   EXPECT_EQ(Count(db, "SELECT COUNT(*) FROM PROCESSES WHERE pid = 42 AND name = 'prog'"), 1);
   EXPECT_EQ(Count(db, "SELECT duration FROM ANALYSIS_DETAILS"), 5000);
 }
@@ -396,9 +406,9 @@ TEST(DefaultReportPathTest, MetaOutputCountsOnlyBesideTheSession) {
   };
   EXPECT_EQ(with_output(root + "/jobs/r_7.gsys-rep"), root + "/jobs/r_7.gsys-rep");
   EXPECT_EQ(with_output(root + "/jobs/rank/0/r.gsys-rep"), root + "/jobs/rank/0/r.gsys-rep");
-  for (const std::string& hostile : {root + "/notes", root + "/x.gsys-rep",
-                                     root + "/jobs/../x.gsys-rep", std::string("/x.gsys-rep"),
-                                     std::string("../../x.gsys-rep")}) {
+  for (const std::string& hostile :
+       {root + "/notes", root + "/x.gsys-rep", root + "/jobs/../x.gsys-rep",
+        std::string("/x.gsys-rep"), std::string("../../x.gsys-rep")}) {
     EXPECT_EQ(with_output(hostile), root + "/jobs/r.gsys-rep") << hostile;
   }
   std::filesystem::create_directory_symlink(root, root + "/jobs/up");

@@ -39,7 +39,7 @@ TEST_F(ProcessVarsReaderTest, ThePidTakesItsLastImagesValues) {
 }
 
 TEST_F(ProcessVarsReaderTest, AProcessWithoutAVarsFileHasNoValues) {
-  Write("10-5.gsysraw", "");                        // the launcher (started before RANK)
+  Write("10-5.gsysraw", "");  // the launcher (started before RANK)
   Write("11-6.gsysraw", "");
   Write("11-6.vars", std::string("RANK=0\0", 7));
   Write("11-6.vars.tmp", std::string("RANK=9\0", 7));  // a write cut before its rename

@@ -49,8 +49,7 @@ int RemoveDeadImportLeftovers(const std::string& output) {
     long pid = LeftoverPid(e.path().filename().string(), base);
     if (pid <= 0 || pid == ::getpid()) continue;
     struct stat st {};
-    if (::lstat(e.path().c_str(), &st) != 0 || !S_ISREG(st.st_mode) ||
-        st.st_uid != ::geteuid()) {
+    if (::lstat(e.path().c_str(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != ::geteuid()) {
       continue;  // only our own regular files: never through a link, never another user's
     }
     if (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;  // still running

@@ -33,11 +33,11 @@ TEST(RemoveDeadImportLeftoversTest, RemovesOnlyDeadRunsFilesOfThisOutput) {
   auto touch = [](const std::string& p) { std::ofstream(p) << "x"; };
   touch(out + ".tmp-import-" + dead);
   touch(out + ".tmp-import-" + dead + "-journal");
-  touch(out + ".tmp-import-" + live);                // a concurrent import's: kept
-  touch(out + ".tmp-import-" + dead + "-notes");     // not an import's name: kept
-  touch((dir / "other.gsys-rep.tmp-import-").string() + dead);  // another output's: kept
-  fs::create_directory(out + ".tmp-import-" + dead + "-wal");      // not a regular file: kept
-  fs::create_symlink(out, out + ".tmp-import-" + dead + "-shm");   // a link: kept
+  touch(out + ".tmp-import-" + live);                             // a concurrent import's: kept
+  touch(out + ".tmp-import-" + dead + "-notes");                  // not an import's name: kept
+  touch((dir / "other.gsys-rep.tmp-import-").string() + dead);    // another output's: kept
+  fs::create_directory(out + ".tmp-import-" + dead + "-wal");     // not a regular file: kept
+  fs::create_symlink(out, out + ".tmp-import-" + dead + "-shm");  // a link: kept
   EXPECT_EQ(RemoveDeadImportLeftovers(out), 2);
   EXPECT_FALSE(fs::exists(out + ".tmp-import-" + dead));
   EXPECT_FALSE(fs::exists(out + ".tmp-import-" + dead + "-journal"));

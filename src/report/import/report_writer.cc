@@ -207,7 +207,8 @@ Result<std::unique_ptr<ReportWriter>> ReportWriter::Create(const std::string& pa
     // here, empty, so SQLite opens ours.
     int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, kReportMode);
     if (fd < 0) {
-      return Error(StatusCode::kIoError, "import: cannot create '" + path + "': " + std::strerror(errno));
+      return Error(StatusCode::kIoError,
+                   "import: cannot create '" + path + "': " + std::strerror(errno));
     }
     close(fd);
   }
@@ -239,8 +240,8 @@ Status ReportWriter::Prepare() {
   // them is a good part of importing a small session.
   nvtx_batch_.reserve(kBatchRows);
   if (sqlite3_create_module(db_.raw(), kQueueTable, &kQueueModule, &nvtx_view_) != SQLITE_OK) {
-    return Error(StatusCode::kInternal, "import: cannot register " + std::string(kQueueTable) +
-                                            ": " + db_.LastError());
+    return Error(StatusCode::kInternal,
+                 "import: cannot register " + std::string(kQueueTable) + ": " + db_.LastError());
   }
   GSYS_ASSIGN_OR_RETURN(Statement o, db_.Prepare(std::string(kOsrtInsert) + "(?,?,27,?,?,?,0,0)"));
   osrt_insert_.emplace(std::move(o));
@@ -265,8 +266,9 @@ Result<int64_t> ReportWriter::Intern(std::string_view text) {
 }
 
 Result<Statement> ReportWriter::PrepareShape(const NvtxShape& shape) {
-  std::string sql = "INSERT INTO NVTX_EVENTS(start, end, eventType, text, globalTid, textId,"
-                    " domainId) SELECT start, ";
+  std::string sql =
+      "INSERT INTO NVTX_EVENTS(start, end, eventType, text, globalTid, textId,"
+      " domainId) SELECT start, ";
   sql += shape.has_end ? "end, " : "NULL, ";
   sql += std::to_string(shape.event_type) + ", ";
   sql += shape.has_text ? "text, " : "NULL, ";
@@ -325,7 +327,7 @@ Status ReportWriter::InsertNvtx(const NvtxRow& r) {
       if (index == kNoShape) return InsertNvtxRow(r);
     }
     nvtx_batch_.push_back(QueuedNvtxRow{r.start, r.end.value_or(0), r.global_tid,
-                                     r.text_id.value_or(0), r.text, index});
+                                        r.text_id.value_or(0), r.text, index});
     if (static_cast<int>(nvtx_batch_.size()) == kBatchRows) return FlushNvtxBatch();
     return OkStatus();
   }

@@ -70,9 +70,8 @@ Status StreamImporter::Record(const RecordView& r) {
       format::ThreadNameBody b;
       std::string_view name;
       if (!r.Body(&b) || !r.Text(sizeof(b), 0, b.name_len, &name)) return Malformed(), OkStatus();
-      auto& names = b.source == static_cast<uint16_t>(format::ThreadNameSource::kNvtx)
-                        ? nvtx_names_
-                        : os_names_;
+      auto& names = b.source == static_cast<uint16_t>(format::ThreadNameSource::kNvtx) ? nvtx_names_
+                                                                                       : os_names_;
       names[b.thread_tid] = std::string(name);
       return OkStatus();
     }

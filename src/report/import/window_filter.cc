@@ -43,7 +43,8 @@ bool HasTable(const std::vector<std::string>& tables, const std::string& name) {
 
 Status KeepWindow(Database& db, int64_t start, int64_t end, ImportSummary* sum) {
   GSYS_ASSIGN_OR_RETURN(std::vector<std::string> tables, TablesWithStart(db));
-  std::string outside = "(start < " + std::to_string(start) + " OR start > " + std::to_string(end) + ")";
+  std::string outside =
+      "(start < " + std::to_string(start) + " OR start > " + std::to_string(end) + ")";
   for (const auto& table : tables) {
     std::string sql = "DELETE FROM \"" + table + "\" WHERE " + outside;
     // ENUM_NSYS_EVENT_TYPE 33 (category name) and 75 (domain create) name things; keep them.
@@ -51,18 +52,21 @@ Status KeepWindow(Database& db, int64_t start, int64_t end, ImportSummary* sum) 
     GSYS_RETURN_IF_ERROR(db.Exec(sql));
   }
   if (HasTable(tables, "NVTX_EVENTS")) {
-    GSYS_ASSIGN_OR_RETURN(sum->nvtx_events,
-                          Count(db, "SELECT count(*) FROM NVTX_EVENTS WHERE eventType NOT IN (33, 75)"));
+    GSYS_ASSIGN_OR_RETURN(
+        sum->nvtx_events,
+        Count(db, "SELECT count(*) FROM NVTX_EVENTS WHERE eventType NOT IN (33, 75)"));
   }
   if (HasTable(tables, "OSRT_API")) {
     GSYS_ASSIGN_OR_RETURN(sum->osrt_events, Count(db, "SELECT count(*) FROM OSRT_API"));
   }
   if (sum->cuda_records != 0 || HasTable(tables, "CUPTI_ACTIVITY_KIND_KERNEL")) {
     if (HasTable(tables, "CUPTI_ACTIVITY_KIND_KERNEL")) {
-      GSYS_ASSIGN_OR_RETURN(sum->cuda_kernels, Count(db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL"));
+      GSYS_ASSIGN_OR_RETURN(sum->cuda_kernels,
+                            Count(db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL"));
     }
     if (HasTable(tables, "CUPTI_ACTIVITY_KIND_RUNTIME")) {
-      GSYS_ASSIGN_OR_RETURN(sum->cuda_api_calls, Count(db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME"));
+      GSYS_ASSIGN_OR_RETURN(sum->cuda_api_calls,
+                            Count(db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME"));
     }
   }
   return OkStatus();

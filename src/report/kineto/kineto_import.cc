@@ -9,14 +9,14 @@
 #include <filesystem>
 
 #include "common/strings.h"
-#include "report/import/remove_on_error.h"
-#include "report/import/report_placement.h"
-#include "report/import/time_text.h"
 #include "report/import/empty_tables.h"
 #include "report/import/export_metadata.h"
-#include "report/import/progress.h"
-#include "report/import/report_writer.h"
 #include "report/import/process_facts.h"
+#include "report/import/progress.h"
+#include "report/import/remove_on_error.h"
+#include "report/import/report_placement.h"
+#include "report/import/report_writer.h"
+#include "report/import/time_text.h"
 #include "report/kineto/trace_input.h"
 
 namespace gsys::report::kineto {
@@ -111,7 +111,7 @@ Result<KinetoImportSummary> ImportKinetoTrace(const KinetoImportOptions& options
   std::string tmp = TemporaryReportPath(options.output_path);
   fs::remove(tmp, ec);
   RemoveDeadImportLeftovers(options.output_path);  // of imports that were killed
-  RemoveOnError cleanup{tmp};  // report/import/remove_on_error.h
+  RemoveOnError cleanup{tmp};                      // report/import/remove_on_error.h
   GSYS_ASSIGN_OR_RETURN(std::unique_ptr<ReportWriter> writer, ReportWriter::Create(tmp));
   EventMapper mapper(writer.get());
   GSYS_RETURN_IF_ERROR(mapper.Begin());

@@ -16,10 +16,9 @@ Status Refuse(const std::string& path, const std::string& what) {
 
 Status CheckNoComputedTables(Database& db, const std::string& path) {
   // Virtual tables first: table_xinfo of one whose module is unknown fails to prepare.
-  GSYS_ASSIGN_OR_RETURN(
-      std::optional<std::string> virtual_table,
-      db.QueryText("SELECT name FROM main.sqlite_master WHERE type = 'table' AND "
-                   "sql LIKE 'CREATE VIRTUAL TABLE%' LIMIT 1"));
+  GSYS_ASSIGN_OR_RETURN(std::optional<std::string> virtual_table,
+                        db.QueryText("SELECT name FROM main.sqlite_master WHERE type = 'table' AND "
+                                     "sql LIKE 'CREATE VIRTUAL TABLE%' LIMIT 1"));
   if (virtual_table) return Refuse(path, "a virtual table ('" + OneLine(*virtual_table) + "')");
   GSYS_ASSIGN_OR_RETURN(
       std::optional<std::string> generated,

@@ -17,7 +17,7 @@ struct EventTable {
   const char* one;  // the warning's noun for one row, and for several
   const char* many;
   std::vector<const char*> names;  // columns holding StringIds ids
-  const char* size = nullptr;       // a byte count column, when the table has one
+  const char* size = nullptr;      // a byte count column, when the table has one
 };
 
 // The canonical event tables whose rows the verbs show with a duration or a name.
@@ -55,7 +55,8 @@ struct DenseIds {
 };
 
 Result<std::optional<DenseIds>> DenseStringIds(Database& db) {
-  GSYS_ASSIGN_OR_RETURN(Statement s, db.Prepare("SELECT count(*), min(id), max(id) FROM StringIds"));
+  GSYS_ASSIGN_OR_RETURN(Statement s,
+                        db.Prepare("SELECT count(*), min(id), max(id) FROM StringIds"));
   GSYS_ASSIGN_OR_RETURN(bool row, s.Step());
   if (!row) return std::optional<DenseIds>();
   int64_t n = s.ColumnInt(0);
@@ -83,9 +84,9 @@ std::string CountsSql(const EventTable& t, const std::optional<DenseIds>& dense)
   // A time that is missing or not an integer (NULL, text, a real) sorts and sums as 0 or as
   // itself: the row is shown with a made-up duration. NVTX marks have no end.
   bool nvtx = std::string(t.table) == "NVTX_EVENTS";
-  std::string untimed = std::string("typeof(t.start) <> 'integer' OR ") +
-                        (nvtx ? "(t.end IS NOT NULL AND typeof(t.end) <> 'integer')"
-                              : "typeof(t.end) <> 'integer'");
+  std::string untimed =
+      std::string("typeof(t.start) <> 'integer' OR ") +
+      (nvtx ? "(t.end IS NOT NULL AND typeof(t.end) <> 'integer')" : "typeof(t.end) <> 'integer'");
   // A byte count below 0 sums into every size column of the memory reports (-1 B shown as
   // data). Not an integer at all is left to the reports, as names are.
   std::string negative = t.size == nullptr ? "0" : std::string("t.") + t.size + " < 0";
@@ -140,7 +141,8 @@ Status AddNsysNotes(ReportReader& reader, std::vector<DataProblem>* problems) {
           "(severity = 2 AND (lower(text) LIKE '%unable%' OR lower(text) LIKE '%drop%' OR "
           "lower(text) LIKE '%lost%' OR lower(text) LIKE '%discard%' OR lower(text) LIKE "
           "'%overflow%' OR lower(text) LIKE '%fail%' OR lower(text) LIKE '%truncat%'))) "
-          "GROUP BY text ORDER BY min(timestamp), text LIMIT " + std::to_string(kMaxNsysNotes)));
+          "GROUP BY text ORDER BY min(timestamp), text LIMIT " +
+          std::to_string(kMaxNsysNotes)));
   for (;;) {
     GSYS_ASSIGN_OR_RETURN(bool row, notes.Step());
     if (!row) break;
@@ -148,8 +150,10 @@ Status AddNsysNotes(ReportReader& reader, std::vector<DataProblem>* problems) {
     std::string raw;
     for (char c : notes.ColumnText(0)) {
       bool space = c == '\n' || c == '\r' || c == '\t' || c == ' ';
-      if (!space) raw += c;
-      else if (!raw.empty() && raw.back() != ' ') raw += ' ';
+      if (!space)
+        raw += c;
+      else if (!raw.empty() && raw.back() != ' ')
+        raw += ' ';
     }
     std::string text = OneLine(raw);
     while (!text.empty() && (text.back() == ' ' || text.back() == '.')) text.pop_back();
@@ -185,10 +189,11 @@ Result<std::vector<DataProblem>> CheckReportData(ReportReader& reader) {
     }
     if (int64_t n = stmt.ColumnInt(2); n > 0) {
       problems.push_back(
-          {n, Counted(n, std::string(t.one) + " has a start or end that is missing or not an "
-                         "integer (shown as it is)",
+          {n, Counted(n,
+                      std::string(t.one) + " has a start or end that is missing or not an "
+                                           "integer (shown as it is)",
                       std::string(t.many) + " have a start or end that is missing or not an "
-                         "integer (shown as they are)")});
+                                            "integer (shown as they are)")});
     }
     if (int64_t n = stmt.ColumnInt(3); n > 0) {
       problems.push_back(
@@ -243,8 +248,8 @@ std::vector<std::string> DataWarnings(ReportReader& reader) {
   Result<std::vector<DataProblem>> problems = CheckReportData(reader);
   if (!problems.ok()) return lines;
   for (const DataProblem& p : *problems) {
-    lines.push_back("report '" + OneLine(reader.path()) + "': " +
-                    (p.counted ? std::to_string(p.count) + " " : std::string()) + p.what);
+    lines.push_back("report '" + OneLine(reader.path()) +
+                    "': " + (p.counted ? std::to_string(p.count) + " " : std::string()) + p.what);
   }
   return lines;
 }

@@ -21,7 +21,7 @@ class ReportReader;
 
 struct DataProblem {
   int64_t count = 0;
-  std::string what;  // the sentence after the count: "kernels end before they start (...)"
+  std::string what;     // the sentence after the count: "kernels end before they start (...)"
   bool counted = true;  // false: `what` is a whole sentence (a note nsys recorded), no count
 };
 

@@ -38,9 +38,8 @@ Status CheckSqliteFile(const std::string& path) {
   struct stat st {};
   bool stated = ::fstat(fd, &st) == 0;
   unsigned char header[100] = {};
-  ssize_t got = stated && S_ISREG(st.st_mode) && st.st_size > 0
-                    ? ::pread(fd, header, sizeof header, 0)
-                    : 0;
+  ssize_t got =
+      stated && S_ISREG(st.st_mode) && st.st_size > 0 ? ::pread(fd, header, sizeof header, 0) : 0;
   ::close(fd);
   if (!stated) return Bad(path, "cannot be read");
   if (S_ISDIR(st.st_mode)) return Bad(path, "is a directory, not a report file");

@@ -203,8 +203,9 @@ Status ReportReader::RebuildViews() {
     if (filter_active_ && plan.has_start_end && !filter_.windows.empty()) {
       // Union of windows, merged into disjoint sorted spans in temp.gsys_filter_windows: a row
       // overlaps one iff the last span starting at or before its end ends after its start.
-      where = "(SELECT w.e FROM temp.gsys_filter_windows AS w WHERE w.s <= "
-              "coalesce(\"end\", \"start\") ORDER BY w.s DESC LIMIT 1) > \"start\"";
+      where =
+          "(SELECT w.e FROM temp.gsys_filter_windows AS w WHERE w.s <= "
+          "coalesce(\"end\", \"start\") ORDER BY w.s DESC LIMIT 1) > \"start\"";
     } else if (filter_active_ && plan.has_start_end) {
       const TimeWindow& w = filter_.window;
       std::string s = Int64Literal(w.start);
@@ -308,9 +309,10 @@ Status ReportReader::SetNvtxFilter(const NvtxFilter& filter) {
         merged.push_back(w);
       }
     }
-    std::string sql = "CREATE TEMP TABLE IF NOT EXISTS gsys_filter_windows "
-                      "(s INTEGER PRIMARY KEY, e INTEGER NOT NULL);\n"
-                      "DELETE FROM temp.gsys_filter_windows;\n";
+    std::string sql =
+        "CREATE TEMP TABLE IF NOT EXISTS gsys_filter_windows "
+        "(s INTEGER PRIMARY KEY, e INTEGER NOT NULL);\n"
+        "DELETE FROM temp.gsys_filter_windows;\n";
     for (const TimeWindow& w : merged) {
       sql += "INSERT INTO temp.gsys_filter_windows VALUES (" + Int64Literal(w.start) + ", " +
              Int64Literal(w.end) + ");\n";

@@ -8,37 +8,62 @@
 #include <cstdio>
 
 namespace {
-struct Utilization { unsigned int gpu, memory; };
-struct Memory { unsigned long long total, free, used; };
+struct Utilization {
+  unsigned int gpu, memory;
+};
+struct Memory {
+  unsigned long long total, free, used;
+};
 long Index(void* h) { return reinterpret_cast<intptr_t>(h) - 1; }
 }  // namespace
 
 #define API extern "C" __attribute__((visibility("default")))
 API int nvmlInit_v2() { return 0; }
 API int nvmlShutdown() { return 0; }
-API int nvmlDeviceGetCount_v2(unsigned int* n) { *n = 2; return 0; }
+API int nvmlDeviceGetCount_v2(unsigned int* n) {
+  *n = 2;
+  return 0;
+}
 API int nvmlDeviceGetHandleByIndex_v2(unsigned int i, void** h) {
   if (i >= 2) return 2;
   *h = reinterpret_cast<void*>(static_cast<intptr_t>(i) + 1);
   return 0;
 }
-API int nvmlDeviceGetName(void* h, char* out, unsigned int n) { snprintf(out, n, "Fake GPU %ld", Index(h)); return 0; }
-API int nvmlDeviceGetUUID(void* h, char* out, unsigned int n) { snprintf(out, n, "GPU-fake-%ld", Index(h)); return 0; }
+API int nvmlDeviceGetName(void* h, char* out, unsigned int n) {
+  snprintf(out, n, "Fake GPU %ld", Index(h));
+  return 0;
+}
+API int nvmlDeviceGetUUID(void* h, char* out, unsigned int n) {
+  snprintf(out, n, "GPU-fake-%ld", Index(h));
+  return 0;
+}
 API int nvmlDeviceGetUtilizationRates(void* h, Utilization* u) {
   u->gpu = 40 + Index(h);
   u->memory = 10 + Index(h);
   return 0;
 }
-API int nvmlDeviceGetClockInfo(void*, int type, unsigned int* mhz) { *mhz = type == 1 ? 1980 : 2619; return 0; }
+API int nvmlDeviceGetClockInfo(void*, int type, unsigned int* mhz) {
+  *mhz = type == 1 ? 1980 : 2619;
+  return 0;
+}
 API int nvmlDeviceGetMemoryInfo(void* h, Memory* m) {
   m->total = 80ull << 30;
   m->used = (Index(h) + 1ull) << 30;
   m->free = m->total - m->used;
   return 0;
 }
-API int nvmlDeviceGetPowerUsage(void*, unsigned int* mw) { *mw = 123456; return 0; }
-API int nvmlDeviceGetTemperature(void* h, int, unsigned int* c) { *c = 50 + Index(h); return 0; }
-API int nvmlDeviceGetPcieThroughput(void*, int counter, unsigned int* kbs) { *kbs = counter == 0 ? 1000 : 2000; return 0; }
+API int nvmlDeviceGetPowerUsage(void*, unsigned int* mw) {
+  *mw = 123456;
+  return 0;
+}
+API int nvmlDeviceGetTemperature(void* h, int, unsigned int* c) {
+  *c = 50 + Index(h);
+  return 0;
+}
+API int nvmlDeviceGetPcieThroughput(void*, int counter, unsigned int* kbs) {
+  *kbs = counter == 0 ? 1000 : 2000;
+  return 0;
+}
 
 // NVLink data counters (nvmlDeviceGetFieldValues, fields 138 TX / 139 RX, KiB over all links):
 // device 0 counts 5 KiB TX and 7 KiB RX more at every call; device 1 has no NVLink (NVML
@@ -52,7 +77,10 @@ struct FieldValue {
   int value_type, nvml_return;
   unsigned long long value;
 };
-struct GpmSample { long device = -1; int taken = 0; };
+struct GpmSample {
+  long device = -1;
+  int taken = 0;
+};
 struct GpmMetric {
   unsigned int id;
   int nvml_return;
@@ -84,27 +112,42 @@ API int nvmlGpmQueryDeviceSupport(void* h, unsigned int* support) {  // {version
   support[1] = Index(h) == 0 ? 1 : 0;
   return 0;
 }
-API int nvmlGpmSampleAlloc(GpmSample** s) { *s = new GpmSample(); return 0; }
-API int nvmlGpmSampleFree(GpmSample* s) { delete s; return 0; }
+API int nvmlGpmSampleAlloc(GpmSample** s) {
+  *s = new GpmSample();
+  return 0;
+}
+API int nvmlGpmSampleFree(GpmSample* s) {
+  delete s;
+  return 0;
+}
 API int nvmlGpmSampleGet(void* h, GpmSample* s) {
   s->device = Index(h);
   ++s->taken;
   return 0;
 }
 API int nvmlGpmMetricsGet(GpmMetricsGet* g) {
-  if (g->version != 1 || g->sample1 == g->sample2 || g->sample1->taken == 0 || g->sample2->taken == 0 ||
-      g->sample1->device != g->sample2->device) {
+  if (g->version != 1 || g->sample1 == g->sample2 || g->sample1->taken == 0 ||
+      g->sample2->taken == 0 || g->sample1->device != g->sample2->device) {
     return 2;
   }
   for (unsigned int i = 0; i < g->count; ++i) {
     GpmMetric& m = g->metrics[i];
     m.nvml_return = 0;
     switch (m.id) {
-      case 2: m.value = 61.5; break;
-      case 3: m.value = 33.25; break;
-      case 5: m.value = 12.5; break;
-      case 10: m.value = 44; break;
-      default: m.nvml_return = 2;
+      case 2:
+        m.value = 61.5;
+        break;
+      case 3:
+        m.value = 33.25;
+        break;
+      case 5:
+        m.value = 12.5;
+        break;
+      case 10:
+        m.value = 44;
+        break;
+      default:
+        m.nvml_return = 2;
     }
   }
   return 0;

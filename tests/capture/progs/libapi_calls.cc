@@ -55,7 +55,8 @@ int main(int argc, char** argv) {
     timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     size_t sum = 0;
-    for (int i = 0; i < g_n; ++i) sum += reinterpret_cast<uintptr_t>(cublasGetStatusString(CUBLAS_STATUS_SUCCESS)) & 1;
+    for (int i = 0; i < g_n; ++i)
+      sum += reinterpret_cast<uintptr_t>(cublasGetStatusString(CUBLAS_STATUS_SUCCESS)) & 1;
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double ns = (t1.tv_sec - t0.tv_sec) * 1e9 + (t1.tv_nsec - t0.tv_nsec);
     std::printf("%.2f ns/call (%zu)\n", ns / g_n, sum);

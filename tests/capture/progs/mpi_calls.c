@@ -10,12 +10,12 @@
 #include <string.h>
 
 static int g_errors = 0;
-#define EXPECT(cond)                                                          \
-  do {                                                                        \
-    if (!(cond)) {                                                            \
-      fprintf(stderr, "mpi_calls: line %d: %s failed\n", __LINE__, #cond);    \
-      ++g_errors;                                                             \
-    }                                                                         \
+#define EXPECT(cond)                                                       \
+  do {                                                                     \
+    if (!(cond)) {                                                         \
+      fprintf(stderr, "mpi_calls: line %d: %s failed\n", __LINE__, #cond); \
+      ++g_errors;                                                          \
+    }                                                                      \
   } while (0)
 
 static void PointToPoint(int rank, int peer) {

@@ -22,15 +22,14 @@
 //                       reads of /dev/zero; with OUT, writes there how many of its lock and
 //                       read calls took NS or longer by its own clock ("LOCKS READS"), the
 //                       most gsys may record with --osrt-threshold NS on a loaded machine
+#include <fcntl.h>
 #include <nvtx3/nvToolsExt.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-
-#include <fcntl.h>
-#include <pthread.h>
 
 #include <atomic>
 #include <chrono>

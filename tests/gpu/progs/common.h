@@ -9,14 +9,13 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define CHECK(call)                                                                 \
-  do {                                                                              \
-    cudaError_t e_ = (call);                                                        \
-    if (e_ != cudaSuccess) {                                                        \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,            \
-                   cudaGetErrorString(e_));                                         \
-      std::exit(2);                                                                 \
-    }                                                                               \
+#define CHECK(call)                                                                               \
+  do {                                                                                            \
+    cudaError_t e_ = (call);                                                                      \
+    if (e_ != cudaSuccess) {                                                                      \
+      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
+      std::exit(2);                                                                               \
+    }                                                                                             \
   } while (0)
 
 // Spins for about `cycles` SM clock cycles, so a kernel lasts long enough for timing checks.

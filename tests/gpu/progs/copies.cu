@@ -14,11 +14,11 @@ int main() {
   char *a = nullptr, *b = nullptr;
   CHECK(cudaMalloc(&a, kH2D));
   CHECK(cudaMalloc(&b, kH2D));
-  CHECK(cudaMemcpy(a, pageable.data(), kH2D, cudaMemcpyHostToDevice));   // pageable H2D
-  CHECK(cudaMemcpy(a, pinned, kH2D, cudaMemcpyHostToDevice));            // pinned H2D
-  CHECK(cudaMemcpy(pageable.data(), a, kD2H, cudaMemcpyDeviceToHost));   // pageable D2H
-  CHECK(cudaMemcpyAsync(pinned, a, kD2H, cudaMemcpyDeviceToHost, 0));    // pinned D2H
-  CHECK(cudaMemcpy(b, a, kD2D, cudaMemcpyDeviceToDevice));               // D2D
+  CHECK(cudaMemcpy(a, pageable.data(), kH2D, cudaMemcpyHostToDevice));  // pageable H2D
+  CHECK(cudaMemcpy(a, pinned, kH2D, cudaMemcpyHostToDevice));           // pinned H2D
+  CHECK(cudaMemcpy(pageable.data(), a, kD2H, cudaMemcpyDeviceToHost));  // pageable D2H
+  CHECK(cudaMemcpyAsync(pinned, a, kD2H, cudaMemcpyDeviceToHost, 0));   // pinned D2H
+  CHECK(cudaMemcpy(b, a, kD2D, cudaMemcpyDeviceToDevice));              // D2D
   CHECK(cudaMemset(a, 0xAB, kMemset));
   CHECK(cudaMemsetAsync(b, 0, kMemset, 0));
   CHECK(cudaStreamSynchronize(0));

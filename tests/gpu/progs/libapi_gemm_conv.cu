@@ -9,18 +9,23 @@
 
 #include "common.h"
 
-#define CHECK_BLAS(call) \
-  do { if ((call) != CUBLAS_STATUS_SUCCESS) { std::fprintf(stderr, "%s failed\n", #call); std::exit(3); } } while (0)
-#define CHECK_DNN(call)                                                                  \
-  do {                                                                                   \
-    cudnnStatus_t s_ = (call);                                                           \
-    if (s_ != CUDNN_STATUS_SUCCESS) {                                                    \
-      std::fprintf(stderr, "%s: %s\n", #call, cudnnGetErrorString(s_));                  \
-      std::exit(4);                                                                      \
-    }                                                                                    \
+#define CHECK_BLAS(call)                          \
+  do {                                            \
+    if ((call) != CUBLAS_STATUS_SUCCESS) {        \
+      std::fprintf(stderr, "%s failed\n", #call); \
+      std::exit(3);                               \
+    }                                             \
+  } while (0)
+#define CHECK_DNN(call)                                                 \
+  do {                                                                  \
+    cudnnStatus_t s_ = (call);                                          \
+    if (s_ != CUDNN_STATUS_SUCCESS) {                                   \
+      std::fprintf(stderr, "%s: %s\n", #call, cudnnGetErrorString(s_)); \
+      std::exit(4);                                                     \
+    }                                                                   \
   } while (0)
 
-int main(int argc, char** argv) {
+int main(int argc, char **argv) {
   int reps = argc > 1 ? std::atoi(argv[1]) : 20;
   const int n = 256;
   float *a, *b, *c;
@@ -53,7 +58,8 @@ int main(int argc, char** argv) {
                                             CUDNN_DATA_FLOAT));
   int on, oc, oh, ow;
   CHECK_DNN(cudnnGetConvolution2dForwardOutputDim(conv, x_desc, w_desc, &on, &oc, &oh, &ow));
-  CHECK_DNN(cudnnSetTensor4dDescriptor(y_desc, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, on, oc, oh, ow));
+  CHECK_DNN(
+      cudnnSetTensor4dDescriptor(y_desc, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, on, oc, oh, ow));
   float *x, *w, *y;
   CHECK(cudaMalloc(&x, 4 * 8 * 32 * 32 * sizeof(float)));
   CHECK(cudaMalloc(&w, 16 * 8 * 3 * 3 * sizeof(float)));

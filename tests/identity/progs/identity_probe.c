@@ -77,7 +77,7 @@ static void PrintFds(FILE* out, const char* tag) {
     if (e->d_name[0] == '.' || fd == own) continue;
     int flags = fcntl(fd, F_GETFD);
     struct stat st;
-    const char* kind = fstat(fd, &st) != 0     ? "?"
+    const char* kind = fstat(fd, &st) != 0    ? "?"
                        : S_ISREG(st.st_mode)  ? "file"
                        : S_ISDIR(st.st_mode)  ? "dir"
                        : S_ISFIFO(st.st_mode) ? "pipe"
@@ -90,8 +90,8 @@ static void PrintFds(FILE* out, const char* tag) {
 }
 
 static void PrintLimits(FILE* out, const char* tag) {
-  static const int kLimits[] = {RLIMIT_CORE, RLIMIT_NOFILE, RLIMIT_STACK, RLIMIT_AS,
-                                RLIMIT_FSIZE, RLIMIT_NPROC, RLIMIT_MEMLOCK, RLIMIT_CPU};
+  static const int kLimits[] = {RLIMIT_CORE,  RLIMIT_NOFILE, RLIMIT_STACK,   RLIMIT_AS,
+                                RLIMIT_FSIZE, RLIMIT_NPROC,  RLIMIT_MEMLOCK, RLIMIT_CPU};
   for (size_t i = 0; i < sizeof(kLimits) / sizeof(kLimits[0]); ++i) {
     struct rlimit r;
     getrlimit(kLimits[i], &r);

@@ -42,7 +42,7 @@ int main() {
     CHECK(cudaMemcpy(pageable.data(), dev2, small, cudaMemcpyDeviceToHost));
     CHECK(cudaDeviceSynchronize());
   }
-  usleep(600 * 1000);  // the GPU idles: one gpu_gaps row
+  usleep(600 * 1000);             // the GPU idles: one gpu_gaps row
   for (int i = 0; i < 10; ++i) {  // sparse: short kernels 20 ms apart (low utilisation)
     spin_kernel<<<1, 32>>>(10000, out);
     CHECK(cudaDeviceSynchronize());

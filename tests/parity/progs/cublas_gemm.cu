@@ -7,12 +7,12 @@
 
 #include "corpus_common.h"
 
-#define CHECK_BLAS(call)                                             \
-  do {                                                               \
-    if ((call) != CUBLAS_STATUS_SUCCESS) {                           \
+#define CHECK_BLAS(call)                                                     \
+  do {                                                                       \
+    if ((call) != CUBLAS_STATUS_SUCCESS) {                                   \
       std::fprintf(stderr, "%s:%d: %s failed\n", __FILE__, __LINE__, #call); \
-      std::exit(2);                                                  \
-    }                                                                \
+      std::exit(2);                                                          \
+    }                                                                        \
   } while (0)
 
 int main() {
@@ -32,8 +32,8 @@ int main() {
   for (int i = 0; i < 8; ++i) {
     nvtxRangePushA("linear");
     CHECK_BLAS(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, a, n, b, n, &zero, c, n));
-    CHECK_BLAS(cublasSgemm(h, CUBLAS_OP_T, CUBLAS_OP_N, n / 2, n, n, &one, a, n, b, n, &zero, c,
-                           n / 2));
+    CHECK_BLAS(
+        cublasSgemm(h, CUBLAS_OP_T, CUBLAS_OP_N, n / 2, n, n, &one, a, n, b, n, &zero, c, n / 2));
     nvtxRangePop();
   }
   CHECK(cudaStreamSynchronize(s));

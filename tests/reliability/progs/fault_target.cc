@@ -40,9 +40,9 @@
 //   fdwatch T MS           T named threads emit "w" ranges (a short sleep every 64) while the
 //                          main thread lists /proc/self/fd for MS ms; prints how many
 //                          descriptors below 700 it saw that were not there at the start
-#include <nvtx3/nvToolsExt.h>
 #include <dirent.h>
 #include <fcntl.h>
+#include <nvtx3/nvToolsExt.h>
 #include <pthread.h>
 #include <signal.h>
 #include <sys/resource.h>
@@ -51,8 +51,8 @@
 #include <unistd.h>
 
 #include <atomic>
-#include <cstdio>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <set>

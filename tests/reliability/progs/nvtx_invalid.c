@@ -12,6 +12,8 @@
 //   domains N      N distinct domains, each created again (same handle) in this module and
 //                  in a second one (libgsys_test_nvtx_invalid_lib.so); one range in the last
 //   strings N      N distinct registered strings and N category names in one domain
+#include <nvtx3/nvToolsExt.h>
+#include <nvtx3/nvToolsExtSync.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,9 +21,6 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include <wchar.h>
-
-#include <nvtx3/nvToolsExt.h>
-#include <nvtx3/nvToolsExtSync.h>
 #if __has_include(<cuda.h>) && __has_include(<driver_types.h>)
 #include <nvtx3/nvToolsExtCuda.h>
 #include <nvtx3/nvToolsExtCudaRt.h>
@@ -69,8 +68,8 @@ static nvtxEventAttributes_t Attr(int message_type) {
 // faults, so an injection that ignores `size` crashes here.
 static void* AtPageEnd(size_t n) {
   long page = sysconf(_SC_PAGESIZE);
-  uint8_t* p = mmap(NULL, 2 * (size_t)page, PROT_READ | PROT_WRITE,
-                    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  uint8_t* p =
+      mmap(NULL, 2 * (size_t)page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (p == MAP_FAILED) return NULL;
   mprotect(p + page, (size_t)page, PROT_NONE);
   return p + page - n;
@@ -153,8 +152,14 @@ static void Invalid(void) {
   After("null_attributes");
 
   // NULL messages of every type, unknown message/payload/color types.
-  int types[] = {NVTX_MESSAGE_UNKNOWN, NVTX_MESSAGE_TYPE_ASCII, NVTX_MESSAGE_TYPE_UNICODE,
-                 NVTX_MESSAGE_TYPE_REGISTERED, 4, 99, -1, 0x7fffffff};
+  int types[] = {NVTX_MESSAGE_UNKNOWN,
+                 NVTX_MESSAGE_TYPE_ASCII,
+                 NVTX_MESSAGE_TYPE_UNICODE,
+                 NVTX_MESSAGE_TYPE_REGISTERED,
+                 4,
+                 99,
+                 -1,
+                 0x7fffffff};
   for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); ++i) {
     nvtxEventAttributes_t a = Attr(types[i]);
     a.message.ascii = NULL;
@@ -207,8 +212,14 @@ static void Invalid(void) {
   After("sizes_versions");
 
   // Wide strings with code points that are not characters (surrogates, beyond U+10FFFF).
-  wchar_t odd[] = {L'a', (wchar_t)0xD800, (wchar_t)0xDFFF, (wchar_t)0x110000,
-                   (wchar_t)0x7fffffff, (wchar_t)-1, L'z', 0};
+  wchar_t odd[] = {L'a',
+                   (wchar_t)0xD800,
+                   (wchar_t)0xDFFF,
+                   (wchar_t)0x110000,
+                   (wchar_t)0x7fffffff,
+                   (wchar_t)-1,
+                   L'z',
+                   0};
   nvtxMarkW(odd);
   CheckPush(nvtxRangePushW(odd), "nvtxRangePushW(odd)");
   CheckPop(nvtxRangePop(), "nvtxRangePop");
@@ -274,10 +285,10 @@ static char* LongString(size_t prefix, char fill, const char* tail, size_t total
 
 static void Long(void) {
   const size_t kMiB = 1u << 20;
-  char* two = LongString(4095, 'a', "\xc3\xa9", kMiB);            // é across byte 4096
-  char* three = LongString(4094, 'b', "\xe2\x82\xac", kMiB);      // € across byte 4096
-  char* four = LongString(4093, 'c', "\xf0\x9f\x98\x80", kMiB);   // 😀 across byte 4096
-  char* exact = LongString(4094, 'd', "\xc3\xa9", 4096);          // exactly the cap: kept
+  char* two = LongString(4095, 'a', "\xc3\xa9", kMiB);           // é across byte 4096
+  char* three = LongString(4094, 'b', "\xe2\x82\xac", kMiB);     // € across byte 4096
+  char* four = LongString(4093, 'c', "\xf0\x9f\x98\x80", kMiB);  // 😀 across byte 4096
+  char* exact = LongString(4094, 'd', "\xc3\xa9", 4096);         // exactly the cap: kept
   CheckPush(nvtxRangePushA(two), "nvtxRangePushA(long)");
   CheckPop(nvtxRangePop(), "nvtxRangePop");
   nvtxRangeEnd(nvtxRangeStartA(three));
@@ -334,8 +345,8 @@ static void Domains(long n) {
     CheckPush(nvtxDomainRangePushEx(first[n - 1], &a), "nvtxDomainRangePushEx");
     CheckPop(nvtxDomainRangePop(first[n - 1]), "nvtxDomainRangePop");
   }
-  printf("domains %ld: same handle %ld, same in the second module %ld of %ld\n", n, same,
-         same_lib, checked_lib);
+  printf("domains %ld: same handle %ld, same in the second module %ld of %ld\n", n, same, same_lib,
+         checked_lib);
   free(first);
 }
 

@@ -34,10 +34,14 @@ static long SyscallNumber(const char* name) {
 }
 
 static int Action(const char* name, unsigned* out) {
-  if (strcmp(name, "kill") == 0) *out = SECCOMP_RET_KILL_PROCESS;
-  else if (strcmp(name, "trap") == 0) *out = SECCOMP_RET_TRAP;
-  else if (strcmp(name, "eperm") == 0) *out = SECCOMP_RET_ERRNO | (EPERM & SECCOMP_RET_DATA);
-  else return -1;
+  if (strcmp(name, "kill") == 0)
+    *out = SECCOMP_RET_KILL_PROCESS;
+  else if (strcmp(name, "trap") == 0)
+    *out = SECCOMP_RET_TRAP;
+  else if (strcmp(name, "eperm") == 0)
+    *out = SECCOMP_RET_ERRNO | (EPERM & SECCOMP_RET_DATA);
+  else
+    return -1;
   return 0;
 }
 
@@ -48,15 +52,15 @@ int main(int argc, char** argv) {
   }
   struct sock_filter filter[64];
   int n = 0;
-  filter[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-                                             offsetof(struct seccomp_data, arch));
+  filter[n++] =
+      (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch));
   filter[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, GSYS_AUDIT_ARCH, 1, 0);
   filter[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
-  filter[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-                                             offsetof(struct seccomp_data, nr));
+  filter[n++] =
+      (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr));
   char rules[256];
   snprintf(rules, sizeof(rules), "%s", argv[1]);
-  for (char* save = NULL, *rule = strtok_r(rules, ",", &save); rule != NULL && n < 60;
+  for (char *save = NULL, *rule = strtok_r(rules, ",", &save); rule != NULL && n < 60;
        rule = strtok_r(NULL, ",", &save)) {
     char* colon = strchr(rule, ':');
     unsigned action = 0;

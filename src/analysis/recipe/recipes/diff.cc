@@ -22,8 +22,7 @@ struct Totals {
 };
 
 // name -> totals, aggregated in a hash map while SQLite streams (key, duration) rows.
-Result<Frame> Aggregate(report::Database& db, const std::string& sql, bool id_key,
-                        bool api_names) {
+Result<Frame> Aggregate(report::Database& db, const std::string& sql, bool id_key, bool api_names) {
   std::unordered_map<int64_t, Totals, SeededHash> by_id;
   std::map<std::string, Totals> by_text;
   GSYS_RETURN_IF_ERROR(ForEachRow(db, sql, [&](report::Statement& s) {
@@ -75,8 +74,8 @@ class DiffRecipe : public Recipe {
                                         ", end - start FROM CUPTI_ACTIVITY_KIND_KERNEL",
                                     true, false));
     GSYS_ASSIGN_OR_RETURN(
-        b["API"], Aggregate(db, "SELECT nameId, end - start FROM CUPTI_ACTIVITY_KIND_RUNTIME",
-                            true, true));
+        b["API"],
+        Aggregate(db, "SELECT nameId, end - start FROM CUPTI_ACTIVITY_KIND_RUNTIME", true, true));
     GSYS_ASSIGN_OR_RETURN(
         b["NVTX"],
         Aggregate(db,
@@ -109,15 +108,16 @@ class DiffRecipe : public Recipe {
   }
 
   // Shared with DiffRecipeOutputs.
-  static RecipeResult DiffResult(const std::map<std::pair<std::string, std::string>, Totals> sums[2],
-                                 const int nranks[2], double tolerance) {
+  static RecipeResult DiffResult(
+      const std::map<std::pair<std::string, std::string>, Totals> sums[2], const int nranks[2],
+      double tolerance) {
     std::map<std::pair<std::string, std::string>, bool> keys;
     for (int s = 0; s < 2; ++s) {
       for (const auto& [key, t] : sums[s]) keys[key] = true;
     }
     Frame f;
-    f.columns = {"Kind", "Name", "Status", "Count A", "Count B", "Total A", "Total B", "Delta",
-                 "Delta (%)"};
+    f.columns = {"Kind",    "Name",    "Status", "Count A",  "Count B",
+                 "Total A", "Total B", "Delta",  "Delta (%)"};
     std::map<std::string, int> tally;
     for (const auto& [key, unused] : keys) {
       double per[2][2] = {{0, 0}, {0, 0}};  // [set][count, total] per rank
@@ -199,8 +199,8 @@ bool IsRecipeOutputDir(const std::string& path) {
          std::filesystem::exists(std::filesystem::path(path) / "files.csv", ec);
 }
 
-Result<RecipeResult> DiffRecipeOutputs(const std::string& a, const std::string& b,
-                                       double tolerance, std::vector<RankInfo>* ranks) {
+Result<RecipeResult> DiffRecipeOutputs(const std::string& a, const std::string& b, double tolerance,
+                                       std::vector<RankInfo>* ranks) {
   std::map<std::pair<std::string, std::string>, Totals> sums[2];
   int nranks[2] = {0, 0};
   const std::string dirs[2] = {a, b};
@@ -215,15 +215,16 @@ Result<RecipeResult> DiffRecipeOutputs(const std::string& a, const std::string& 
       RankInfo info;
       info.set = s;
       info.rank = static_cast<int>(CellInt(row[0]));
-      info.file = files.Column("File") >= 0 ? CellText(row[static_cast<size_t>(files.Column("File"))]) : "";
+      info.file =
+          files.Column("File") >= 0 ? CellText(row[static_cast<size_t>(files.Column("File"))]) : "";
       info.path = dirs[s];
       info.skipped = !ok;
       ranks->push_back(info);
     }
     if (!std::filesystem::exists(dir / "all_stats.csv")) {
-      return Error(StatusCode::kBadInput,
-                   "recipe: diff: '" + dirs[s] + "' has no all_stats.csv (diff reads the output of "
-                   "a summary recipe such as cuda_gpu_kern_sum)");
+      return Error(StatusCode::kBadInput, "recipe: diff: '" + dirs[s] +
+                                              "' has no all_stats.csv (diff reads the output of "
+                                              "a summary recipe such as cuda_gpu_kern_sum)");
     }
     GSYS_ASSIGN_OR_RETURN(std::string stats_text, ReadText(dir / "all_stats.csv"));
     GSYS_ASSIGN_OR_RETURN(Frame stats, ParseCsv(stats_text, CsvText::kNeutralised));

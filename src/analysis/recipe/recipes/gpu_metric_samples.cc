@@ -16,10 +16,9 @@ const DataNeed& GpuMetricsNeed() {
   return kNeed;
 }
 
-Status ForEachMetricSample(
-    report::ReportReader& reader, const std::vector<MetricSpec>& metrics,
-    std::optional<int64_t> from, std::optional<int64_t> to,
-    const std::function<void(int64_t, int64_t, size_t, double)>& sample) {
+Status ForEachMetricSample(report::ReportReader& reader, const std::vector<MetricSpec>& metrics,
+                           std::optional<int64_t> from, std::optional<int64_t> to,
+                           const std::function<void(int64_t, int64_t, size_t, double)>& sample) {
   std::string window = " WHERE timestamp >= " + std::to_string(from.value_or(INT64_MIN)) +
                        " AND timestamp <= " + std::to_string(to.value_or(INT64_MAX));
   GSYS_ASSIGN_OR_RETURN(bool gsys_rows, reader.HasRows("GSYS_GPU_METRICS"));
@@ -45,17 +44,17 @@ Status ForEachMetricSample(
     return OkStatus();
   }
   std::map<std::pair<int64_t, int64_t>, size_t> ids;  // (typeId, metricId) -> metric
-  GSYS_RETURN_IF_ERROR(ForEachRow(
-      reader.db(), "SELECT typeId, metricId, metricName FROM TARGET_INFO_GPU_METRICS",
-      [&](report::Statement& s) {
-        std::string name(s.ColumnText(2));
-        for (size_t m = 0; m < metrics.size(); ++m) {
-          for (const std::string& n : metrics[m].nsys_names) {
-            if (name == n) ids[{s.ColumnInt(0), s.ColumnInt(1)}] = m;
-          }
-        }
-        return OkStatus();
-      }));
+  GSYS_RETURN_IF_ERROR(
+      ForEachRow(reader.db(), "SELECT typeId, metricId, metricName FROM TARGET_INFO_GPU_METRICS",
+                 [&](report::Statement& s) {
+                   std::string name(s.ColumnText(2));
+                   for (size_t m = 0; m < metrics.size(); ++m) {
+                     for (const std::string& n : metrics[m].nsys_names) {
+                       if (name == n) ids[{s.ColumnInt(0), s.ColumnInt(1)}] = m;
+                     }
+                   }
+                   return OkStatus();
+                 }));
   if (ids.empty()) return OkStatus();
   return ForEachRow(reader.db(),
                     "SELECT timestamp, typeId, metricId, value FROM GPU_METRICS" + window +
@@ -89,13 +88,14 @@ Result<std::vector<MetricSpec>> AllMetrics(report::ReportReader& reader) {
   }
   if (!reader.HasTable("TARGET_INFO_GPU_METRICS")) return out;
   std::vector<std::string> names;  // sorted, as pandas' pivot orders its columns
-  GSYS_RETURN_IF_ERROR(ForEachRow(
-      reader.db(), "SELECT DISTINCT metricName FROM TARGET_INFO_GPU_METRICS WHERE metricName "
-                   "IS NOT NULL ORDER BY metricName",
-      [&](report::Statement& s) {
-        names.emplace_back(s.ColumnText(0));
-        return OkStatus();
-      }));
+  GSYS_RETURN_IF_ERROR(
+      ForEachRow(reader.db(),
+                 "SELECT DISTINCT metricName FROM TARGET_INFO_GPU_METRICS WHERE metricName "
+                 "IS NOT NULL ORDER BY metricName",
+                 [&](report::Statement& s) {
+                   names.emplace_back(s.ColumnText(0));
+                   return OkStatus();
+                 }));
   // nsys renames the first name present of each family to its short name.
   static const std::vector<std::pair<std::string, std::vector<std::string>>> kFamilies = {
       {"SMs Active",

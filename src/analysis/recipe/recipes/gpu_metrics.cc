@@ -23,7 +23,8 @@ enum class Kind { kUtilMap, kUtilSum, kNvlink };
 
 const std::vector<MetricSpec>& UtilMetrics() {
   static const std::vector<MetricSpec> kMetrics = {
-      {"SMs Active", {"SMs Active [Throughput %]", "SM Active [Throughput %]", "SM Active"},
+      {"SMs Active",
+       {"SMs Active [Throughput %]", "SM Active [Throughput %]", "SM Active"},
        "smActivePercent"},
       {"SM Issue", {"SM Issue [Throughput %]", "SM Issue"}, ""},
       {"Tensor Active",
@@ -98,16 +99,17 @@ class GpuMetricsRecipe : public Recipe {
       GSYS_ASSIGN_OR_RETURN(metrics, AllMetrics(ctx.reader));
     }
     std::map<std::pair<int64_t, size_t>, std::vector<int64_t>> values;  // (gpu, metric)
-    GSYS_RETURN_IF_ERROR(ForEachMetricSample(
-        ctx.reader, metrics, ctx.options.filter_start, ctx.options.filter_end,
-        [&](int64_t, int64_t gpu, size_t m, double v) {
-          auto value = static_cast<int64_t>(v);
-          if (kind_ == Kind::kNvlink && value <= 0) return;
-          values[{gpu, m}].push_back(value);
-        }));
+    GSYS_RETURN_IF_ERROR(ForEachMetricSample(ctx.reader, metrics, ctx.options.filter_start,
+                                             ctx.options.filter_end,
+                                             [&](int64_t, int64_t gpu, size_t m, double v) {
+                                               auto value = static_cast<int64_t>(v);
+                                               if (kind_ == Kind::kNvlink && value <= 0) return;
+                                               values[{gpu, m}].push_back(value);
+                                             }));
     if (values.empty()) {
-      ctx.skip_reason = std::string("does not contain ") +
-                        (kind_ == Kind::kNvlink ? "NVLink throughput metrics" : "GPU metric samples");
+      ctx.skip_reason =
+          std::string("does not contain ") +
+          (kind_ == Kind::kNvlink ? "NVLink throughput metrics" : "GPU metric samples");
     }
     if (kind_ == Kind::kUtilSum) return Bundle{{"rank_stats", UtilSumRows(metrics, values)}};
     return NvlinkRows(ctx, metrics, values);
@@ -140,7 +142,7 @@ class GpuMetricsRecipe : public Recipe {
   // The column names of table `name` with no rows (every rank skipped).
   Frame EmptyStats(const std::string& name) const {
     Frame f;
-    f.columns = name == "rank_stats" ? std::vector<std::string>{"GPU ID", "Metric Name"}
+    f.columns = name == "rank_stats"     ? std::vector<std::string>{"GPU ID", "Metric Name"}
                 : name == "stats_by_gpu" ? std::vector<std::string>{"Metric Name", "GPU"}
                                          : std::vector<std::string>{"Metric Name"};
     for (const auto& c : DescribeColumns()) f.columns.push_back(c);

@@ -46,15 +46,16 @@ class KernHistRecipe : public Recipe {
     Frame kernels;  // nsys's analysis rows, in the kernel table's order
     kernels.columns = {"Duration", "Name"};
     std::string name = KernelNameExpr(ctx.options.name_variant, "k");
-    GSYS_RETURN_IF_ERROR(ForEachRow(
-        ctx.reader.db(),
-        "SELECT k.end - k.start, coalesce(s.value, '<' || " + name + " || '>') FROM "
-        "CUPTI_ACTIVITY_KIND_KERNEL AS k LEFT JOIN StringIds AS s ON s.id = " + name +
-            " WHERE k.end > k.start AND " + name + " IS NOT NULL",
-        [&](report::Statement& s) {
-          kernels.rows.push_back({s.ColumnInt(0), std::string(s.ColumnText(1))});
-          return OkStatus();
-        }));
+    GSYS_RETURN_IF_ERROR(
+        ForEachRow(ctx.reader.db(),
+                   "SELECT k.end - k.start, coalesce(s.value, '<' || " + name +
+                       " || '>') FROM "
+                       "CUPTI_ACTIVITY_KIND_KERNEL AS k LEFT JOIN StringIds AS s ON s.id = " +
+                       name + " WHERE k.end > k.start AND " + name + " IS NOT NULL",
+                   [&](report::Statement& s) {
+                     kernels.rows.push_back({s.ColumnInt(0), std::string(s.ColumnText(1))});
+                     return OkStatus();
+                   }));
     std::string sql = "SELECT " + KernelNameExpr(ctx.options.name_variant) +
                       " AS n, end - start AS d, count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE "
                       "end > start GROUP BY n, d ORDER BY n, d";

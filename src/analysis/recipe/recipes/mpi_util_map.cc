@@ -115,8 +115,8 @@ class MpiUtilMapRecipe : public Recipe {
           if (!inside) {
             row.emplace_back(std::monostate{});
           } else {
-            row.emplace_back(Round1(static_cast<double>(a.busy()[b]) * 100.0 /
-                                    static_cast<double>(p.bin_size)));
+            row.emplace_back(
+                Round1(static_cast<double>(a.busy()[b]) * 100.0 / static_cast<double>(p.bin_size)));
           }
         }
         row.emplace_back(pid);

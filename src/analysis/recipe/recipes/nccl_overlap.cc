@@ -61,14 +61,22 @@ class OverlapRecipe : public Recipe {
   std::vector<std::string> SpilledTables() const override { return {"rank_trace"}; }
 
   Result<Bundle> Map(MapContext& ctx) const override {
-    std::string sql = "SELECT (k.globalPid >> 24) & 0xFFFFFF, k.deviceId, k.start, k.end, "
-                      "coalesce(s.value LIKE 'nccl%', 0), " +
-                      KernelNameExpr(ctx.options.name_variant, "k") +
-                      " FROM CUPTI_ACTIVITY_KIND_KERNEL AS k LEFT JOIN StringIds AS s ON s.id = "
-                      "k.shortName WHERE k.end > k.start ORDER BY 1, 2, k.start";
+    std::string sql =
+        "SELECT (k.globalPid >> 24) & 0xFFFFFF, k.deviceId, k.start, k.end, "
+        "coalesce(s.value LIKE 'nccl%', 0), " +
+        KernelNameExpr(ctx.options.name_variant, "k") +
+        " FROM CUPTI_ACTIVITY_KIND_KERNEL AS k LEFT JOIN StringIds AS s ON s.id = "
+        "k.shortName WHERE k.end > k.start ORDER BY 1, 2, k.start";
     Frame f;
-    f.columns = {"Name", "Start", "End", "Duration", "PID", "Device ID",
-                 "Communication Overlap", "Compute Overlap", "Communication Overlap (ns)",
+    f.columns = {"Name",
+                 "Start",
+                 "End",
+                 "Duration",
+                 "PID",
+                 "Device ID",
+                 "Communication Overlap",
+                 "Compute Overlap",
+                 "Communication Overlap (ns)",
                  "Compute Overlap (ns)"};
     std::vector<Span> compute;  // merged, in start order
     std::vector<CommKernel> comm;
@@ -86,8 +94,8 @@ class OverlapRecipe : public Recipe {
                                    [](const Span& s, int64_t t) { return s.end <= t; });
         int64_t comp = 0;
         for (; it != compute.end() && it->start < k.end; ++it) {
-          comp = SaturatingAdd(comp, SaturatingSub(std::min(it->end, k.end),
-                                                   std::max(it->start, k.start)));
+          comp = SaturatingAdd(
+              comp, SaturatingSub(std::min(it->end, k.end), std::max(it->start, k.start)));
         }
         others.clear();
         // Kernels starting before start - longest have ended by start.
@@ -107,8 +115,8 @@ class OverlapRecipe : public Recipe {
         int64_t span = SaturatingSub(k.end, k.start);
         double dur = static_cast<double>(span);
         f.rows.push_back({k.name, SaturatingAdd(k.start, offset), SaturatingAdd(k.end, offset),
-                          span, pid, dev,
-                          Round1(other * 100.0 / dur), Round1(comp * 100.0 / dur), other, comp});
+                          span, pid, dev, Round1(other * 100.0 / dur), Round1(comp * 100.0 / dur),
+                          other, comp});
         name_ids.insert(k.name);
       }
       compute.clear();

@@ -67,17 +67,18 @@ class PaceRecipe : public Recipe {
     if (source_ == PaceSource::kKernel) {
       return {{{"CUPTI_ACTIVITY_KIND_KERNEL"}, "CUDA kernel data"}};
     }
-    return {{{"NVTX_EVENTS"}, "NV Tools Extension (NVTX) data"},
-            {{"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
-              "CUPTI_ACTIVITY_KIND_MEMSET"},
-             "GPU trace data"},
-            {{"CUPTI_ACTIVITY_KIND_RUNTIME"}, "CUDA API data"}};
+    return {
+        {{"NVTX_EVENTS"}, "NV Tools Extension (NVTX) data"},
+        {{"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET"},
+         "GPU trace data"},
+        {{"CUPTI_ACTIVITY_KIND_RUNTIME"}, "CUDA API data"}};
   }
   std::vector<std::string> SpilledTables() const override { return {"pace"}; }
   Status Validate(const RecipeOptions& options) const override {
     if (options.range_name.empty() && !nvtx_) {
       return Error(StatusCode::kInvalidArgument,
-                   "recipe: " + name() + " needs --name " + (nvtx_ || source_ == PaceSource::kProjected ? "RANGE" : "KERNEL"));
+                   "recipe: " + name() + " needs --name " +
+                       (nvtx_ || source_ == PaceSource::kProjected ? "RANGE" : "KERNEL"));
     }
     return OkStatus();
   }
@@ -100,8 +101,7 @@ class PaceRecipe : public Recipe {
     }
     GSYS_ASSIGN_OR_RETURN(auto instances, Instances(ctx, sql, range));
     Frame f;
-    f.columns = {"Iteration", "Start", "End", "Duration", "Delta", "Duration Accum",
-                 "Delta Accum"};
+    f.columns = {"Iteration", "Start", "End", "Duration", "Delta", "Duration Accum", "Delta Accum"};
     int64_t prev_end = 0, dur_acc = 0, delta_acc = 0, offset = ctx.info.offset;
     for (const auto& [start, end] : instances) {
       // Saturating: report times are untrusted (issue 17, item 7).
@@ -117,7 +117,7 @@ class PaceRecipe : public Recipe {
       prev_end = end;
     }
     if (f.rows.empty()) {
-      const char* what = nvtx_                                 ? "NVTX range"
+      const char* what = nvtx_                            ? "NVTX range"
                          : source_ == PaceSource::kKernel ? "kernel"
                                                           : "NVTX range with GPU work";
       ctx.skip_reason = std::string("has no ") + what + " named '" + range + "'";
@@ -156,8 +156,7 @@ class PaceRecipe : public Recipe {
       }
     }
     Frame summary;
-    summary.columns = {"Rank", "Iterations", "Mean Duration", "Mean Gap", "Mean Lag",
-                       "Last End"};
+    summary.columns = {"Rank", "Iterations", "Mean Duration", "Mean Gap", "Mean Lag", "Last End"};
     html::LineChart durations{"Duration per iteration", "iteration", "ms", {}};
     html::LineChart deltas{"Delta (gap before the iteration) per iteration", "iteration", "ms", {}};
     html::BarChart lags{"Mean lag behind the earliest rank", "ms", {}, {}};
@@ -185,12 +184,13 @@ class PaceRecipe : public Recipe {
     Frame stats = MergedStats(mapped), delta_stats = DeltaStats(values, iterations);
     result.tables.push_back({"stats", stats});
     for (const auto& [file, column] : kWideTables) {
-      result.tables.push_back({std::string("pace_") + file, WideTable(mapped, values, column, iterations)});
+      result.tables.push_back(
+          {std::string("pace_") + file, WideTable(mapped, values, column, iterations)});
     }
     result.tables.push_back({"pace_delta_stats", delta_stats});
     result.tables.push_back(StackedTable("pace", ranks, "pace",
-                                         {"Rank", "Iteration", "Start", "End", "Duration",
-                                          "Delta", "Duration Accum", "Delta Accum"}));
+                                         {"Rank", "Iteration", "Start", "End", "Duration", "Delta",
+                                          "Duration Accum", "Delta Accum"}));
     result.tables.push_back({"rank_summary", summary});
     std::string range = options.range_name;
     if (range.empty()) {
@@ -229,8 +229,12 @@ class PaceRecipe : public Recipe {
   using PaceColumns = std::array<std::vector<int64_t>, kColumns>;
   // nsys's pace_<name> tables, in the order nsys writes them.
   static constexpr std::pair<const char*, PaceColumn> kWideTables[] = {
-      {"start", kStart},       {"end", kEnd},           {"duration_accum", kDurationAccum},
-      {"delta_accum", kDeltaAccum}, {"duration", kDuration}, {"delta", kDelta}};
+      {"start", kStart},
+      {"end", kEnd},
+      {"duration_accum", kDurationAccum},
+      {"delta_accum", kDeltaAccum},
+      {"duration", kDuration},
+      {"delta", kDelta}};
 
   // Every mapped rank's pace part read back (lines: Rank, Iteration, then the six columns).
   // Memory: 48 bytes per rank and iteration, what the wide tables need at once.
@@ -330,10 +334,9 @@ class PaceRecipe : public Recipe {
   static void Summarize(const Frame& summary, std::vector<std::string>* lines) {
     if (summary.rows.empty()) return;
     auto by = [&](size_t col) {
-      return std::max_element(summary.rows.begin(), summary.rows.end(),
-                              [col](const auto& a, const auto& b) {
-                                return CellDouble(a[col]) < CellDouble(b[col]);
-                              });
+      return std::max_element(
+          summary.rows.begin(), summary.rows.end(),
+          [col](const auto& a, const auto& b) { return CellDouble(a[col]) < CellDouble(b[col]); });
     };
     std::vector<double> means;
     for (const auto& row : summary.rows) means.push_back(CellDouble(row[2]));
@@ -345,8 +348,7 @@ class PaceRecipe : public Recipe {
     auto lag = by(4);
     if (summary.rows.size() > 1) {
       lines->push_back("most behind: rank " + CellText((*lag)[0]) + " (starts iterations " +
-                       HumanNs(CellDouble((*lag)[4])) +
-                       " after the earliest rank on average)");
+                       HumanNs(CellDouble((*lag)[4])) + " after the earliest rank on average)");
     }
   }
 
@@ -357,8 +359,7 @@ class PaceRecipe : public Recipe {
                                                              const std::string& range) const {
     std::vector<std::pair<int64_t, int64_t>> out;
     if (source_ == PaceSource::kProjected) {
-      GSYS_ASSIGN_OR_RETURN(ReportOutcome proj,
-                            RunReport(ctx.reader, {"nvtx_gpu_proj_trace", {}}));
+      GSYS_ASSIGN_OR_RETURN(ReportOutcome proj, RunReport(ctx.reader, {"nvtx_gpu_proj_trace", {}}));
       for (const auto& row : proj.table.rows) {  // Name, Projected Start, Projected Duration
         if (RangeText(CellString(row[0])) != range) continue;
         int64_t start = CellInt(row[1]);

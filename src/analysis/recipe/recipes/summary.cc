@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // The "Summary" recipes (cuda_api_sum, cuda_gpu_kern_sum, cuda_gpu_mem_time_sum,
-// cuda_gpu_mem_size_sum, nvtx_sum, osrt_sum, nccl_sum, nccl_gpu_proj_sum, mpi_sum): per rank, the durations (or sizes) of one
-// event table grouped by name and described (Count, Mean, Std, Min, Q1, Median, Q3, Max, Sum);
-// across ranks, nsys's all_stats approximations. Map streams (device, stream, key, value) rows
-// out of SQLite and keeps one value vector per group, so memory is 8 bytes per event of the rank.
+// cuda_gpu_mem_size_sum, nvtx_sum, osrt_sum, nccl_sum, nccl_gpu_proj_sum, mpi_sum): per rank, the
+// durations (or sizes) of one event table grouped by name and described (Count, Mean, Std, Min, Q1,
+// Median, Q3, Max, Sum); across ranks, nsys's all_stats approximations. Map streams (device,
+// stream, key, value) rows out of SQLite and keeps one value vector per group, so memory is 8 bytes
+// per event of the rank.
 #include <algorithm>
 #include <map>
 #include <set>
@@ -27,7 +28,7 @@ struct SummarySpec {
   std::string key_label;  // the name column: "Name", "Range", "Text"
   bool gpu = false;       // device/stream columns exist: rank_stats_by_device, --per-gpu
   KeyKind key_kind = KeyKind::kStringId;
-  std::string unit;       // "ns" or "B", for the page
+  std::string unit;  // "ns" or "B", for the page
 };
 
 // NVTX range names: "<domain>:<text>" outside the default domain, as nsys's nvtx_sum shows them.
@@ -81,11 +82,20 @@ std::string SourceSql(const SummarySpec& spec, const RecipeOptions& options) {
 }
 
 std::string CopyKindName(int64_t kind) {
-  static const char* kKinds[] = {"Unknown", "Host-to-Device", "Device-to-Host",
-                                 "Host-to-Array", "Array-to-Host", "Array-to-Array",
-                                 "Array-to-Device", "Device-to-Array", "Device-to-Device",
-                                 "Host-to-Host", "Peer-to-Peer", "Unified Host-to-Device",
-                                 "Unified Device-to-Host", "Unified Device-to-Device"};
+  static const char* kKinds[] = {"Unknown",
+                                 "Host-to-Device",
+                                 "Device-to-Host",
+                                 "Host-to-Array",
+                                 "Array-to-Host",
+                                 "Array-to-Array",
+                                 "Array-to-Device",
+                                 "Device-to-Array",
+                                 "Device-to-Device",
+                                 "Host-to-Host",
+                                 "Peer-to-Peer",
+                                 "Unified Host-to-Device",
+                                 "Unified Device-to-Host",
+                                 "Unified Device-to-Device"};
   if (kind == -1) return "[CUDA memset]";
   if (kind >= 0 && kind < 14) return std::string("[CUDA memcpy ") + kKinds[kind] + "]";
   return "[CUDA memcpy " + std::to_string(kind) + "]";
@@ -108,8 +118,8 @@ class SummaryRecipe : public Recipe {
     if (spec_.name == "nccl_gpu_proj_sum") {
       GSYS_RETURN_IF_ERROR(ProjectedNccl(ctx, &groups));
     } else {
-      GSYS_RETURN_IF_ERROR(ForEachRow(
-          ctx.reader.db(), SourceSql(spec_, ctx.options), [&](report::Statement& s) {
+      GSYS_RETURN_IF_ERROR(
+          ForEachRow(ctx.reader.db(), SourceSql(spec_, ctx.options), [&](report::Statement& s) {
             if (s.IsNull(3)) return OkStatus();
             GroupKey key{s.IsNull(0) ? -1 : s.ColumnInt(0), s.IsNull(1) ? -1 : s.ColumnInt(1),
                          text_key ? 0 : s.ColumnInt(2),
@@ -120,8 +130,8 @@ class SummaryRecipe : public Recipe {
     }
     GSYS_ASSIGN_OR_RETURN(auto names, Names(ctx.reader.db(), groups));
     Bundle bundle;
-    bundle["rank_stats"] = Group(groups, names, spec_.gpu && ctx.options.per_gpu,
-                                 spec_.gpu && ctx.options.per_stream);
+    bundle["rank_stats"] =
+        Group(groups, names, spec_.gpu && ctx.options.per_gpu, spec_.gpu && ctx.options.per_stream);
     if (spec_.gpu) bundle["rank_stats_by_device"] = Group(groups, names, true, false);
     return bundle;
   }
@@ -197,7 +207,8 @@ class SummaryRecipe : public Recipe {
     GSYS_ASSIGN_OR_RETURN(names, LookupStrings(db, {ids.begin(), ids.end()}));
     if (spec_.key_kind == KeyKind::kApiName) {
       for (auto& [id, name] : names) {
-        if (name.size() > 6 && name.compare(name.size() - 6, 2, "_v") == 0) name.resize(name.size() - 6);
+        if (name.size() > 6 && name.compare(name.size() - 6, 2, "_v") == 0)
+          name.resize(name.size() - 6);
       }
     }
     return names;
@@ -209,8 +220,8 @@ class SummaryRecipe : public Recipe {
               const std::map<int64_t, std::string>& names, bool device, bool stream) const {
     std::map<std::tuple<std::string, int64_t, int64_t>, std::vector<int64_t>> merged;
     for (const auto& [key, values] : groups) {
-      std::string name = spec_.key_kind == KeyKind::kText ? std::get<3>(key)
-                                                          : names.at(std::get<2>(key));
+      std::string name =
+          spec_.key_kind == KeyKind::kText ? std::get<3>(key) : names.at(std::get<2>(key));
       auto& into = merged[{name, device ? std::get<0>(key) : -1, stream ? std::get<1>(key) : -1}];
       into.insert(into.end(), values.begin(), values.end());
     }
@@ -306,9 +317,9 @@ class SummaryRecipe : public Recipe {
                                             : HumanNs(static_cast<double>(mx->second));
       std::string low = spec_.unit == "B" ? std::to_string(mn->second) + " B"
                                           : HumanNs(static_cast<double>(mn->second));
-      result->summary.push_back("largest total: rank " + std::to_string(mx->first) + " (" +
-                                value + "), smallest: rank " + std::to_string(mn->first) + " (" +
-                                low + ")");
+      result->summary.push_back("largest total: rank " + std::to_string(mx->first) + " (" + value +
+                                "), smallest: rank " + std::to_string(mn->first) + " (" + low +
+                                ")");
     }
   }
 
@@ -321,8 +332,9 @@ const DataNeed kMem{{"CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET"}
                     "GPU memory operation data"};
 const DataNeed kNvtx{{"NVTX_EVENTS"}, "NV Tools Extension (NVTX) data"};
 const DataNeed kOsrt{{"OSRT_API"}, "OS runtime data"};
-const DataNeed kMpi{{"MPI_P2P_EVENTS", "MPI_COLLECTIVES_EVENTS", "MPI_START_WAIT_EVENTS",
-                     "MPI_OTHER_EVENTS"}, "MPI data"};
+const DataNeed kMpi{
+    {"MPI_P2P_EVENTS", "MPI_COLLECTIVES_EVENTS", "MPI_START_WAIT_EVENTS", "MPI_OTHER_EVENTS"},
+    "MPI data"};
 
 }  // namespace
 
@@ -330,28 +342,30 @@ std::unique_ptr<Recipe> MakeSummaryRecipe(const std::string& name) {
   static const std::vector<SummarySpec> kSpecs = {
       {"cuda_api_sum", "CUDA API Summary",
        "CUDA runtime and driver API calls by name (the _vNNNN suffix dropped), per rank and all "
-       "ranks.", kApi, "Name", false, KeyKind::kApiName, "ns"},
+       "ranks.",
+       kApi, "Name", false, KeyKind::kApiName, "ns"},
       {"cuda_gpu_kern_sum", "CUDA GPU Kernel Summary",
        "CUDA kernels by name (demangled; --base, --mangled), zero-duration kernels dropped; "
        "rank_stats_by_device per Device ID; --per-gpu/--per-stream split rank_stats.",
        kKernels, "Name", true, KeyKind::kStringId, "ns"},
       {"cuda_gpu_mem_size_sum", "CUDA GPU MemOps Summary (by Size)",
-       "Memory copies by kind and memsets: bytes moved, per rank and all ranks.", kMem,
-       "Operation", true, KeyKind::kCopyKind, "B"},
+       "Memory copies by kind and memsets: bytes moved, per rank and all ranks.", kMem, "Operation",
+       true, KeyKind::kCopyKind, "B"},
       {"cuda_gpu_mem_time_sum", "CUDA GPU MemOps Summary (by Time)",
-       "Memory copies by kind and memsets: durations, per rank and all ranks.", kMem,
-       "Operation", true, KeyKind::kCopyKind, "ns"},
+       "Memory copies by kind and memsets: durations, per rank and all ranks.", kMem, "Operation",
+       true, KeyKind::kCopyKind, "ns"},
       {"nccl_sum", "NCCL Summary",
        "NCCL's NVTX ranges (domain NCCL) by text, duration > 0, per rank and all ranks.", kNvtx,
        "Text", false, KeyKind::kText, "ns"},
       {"mpi_sum", "MPI Summary",
        "MPI calls (point-to-point, collectives, start/wait and other MPI events) by name, "
-       "duration > 0, per rank and all ranks.", kMpi, "Text", false, KeyKind::kStringId, "ns"},
+       "duration > 0, per rank and all ranks.",
+       kMpi, "Text", false, KeyKind::kStringId, "ns"},
       {"nccl_gpu_proj_sum", "NCCL GPU Projection Summary",
        "NCCL's NVTX ranges (domain NCCL) projected onto the GPU (from the start of the first to "
        "the end of the last GPU operation launched inside the range; ranges without GPU work "
-       "left out): projected durations > 0 by text, per rank and all ranks.", kNvtx, "Text", false,
-       KeyKind::kText, "ns"},
+       "left out): projected durations > 0 by text, per rank and all ranks.",
+       kNvtx, "Text", false, KeyKind::kText, "ns"},
       {"nvtx_sum", "NVTX Range Summary",
        "NVTX push/pop and start/end ranges by \"domain:text\", per rank and all ranks.", kNvtx,
        "Range", false, KeyKind::kText, "ns"},

@@ -60,16 +60,18 @@ class ProjRecipe : public Recipe {
     return trace_ ? "NVTX GPU Projection Trace" : "NVTX GPU Projection Summary";
   }
   std::string help() const override {
-    return std::string("NVTX ranges projected onto the GPU (each range spans from the start of "
-                       "the first to the end of the last GPU operation launched inside it), ") +
+    return std::string(
+               "NVTX ranges projected onto the GPU (each range spans from the start of "
+               "the first to the end of the last GPU operation launched inside it), ") +
            (trace_ ? "one row per range (trace.csv, times aligned)" : "per name (rank_stats.csv)") +
            ", the stats report of the same name run on every rank.";
   }
   std::vector<DataNeed> Needs(const RecipeOptions&) const override {
-    return {{{"NVTX_EVENTS"}, "NV Tools Extension (NVTX) data"},
-            {{"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
-              "CUPTI_ACTIVITY_KIND_MEMSET"}, "GPU trace data"},
-            {{"CUPTI_ACTIVITY_KIND_RUNTIME"}, "CUDA API data"}};
+    return {
+        {{"NVTX_EVENTS"}, "NV Tools Extension (NVTX) data"},
+        {{"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET"},
+         "GPU trace data"},
+        {{"CUPTI_ACTIVITY_KIND_RUNTIME"}, "CUDA API data"}};
   }
   std::vector<std::string> SpilledTables() const override { return {"table"}; }
   Result<Bundle> Map(MapContext& ctx) const override {
@@ -102,9 +104,10 @@ class RuleRecipe : public Recipe {
   std::string help() const override {
     std::string opts;
     for (const RuleOption& o : spec_.options) opts += " --" + std::string(o.name);
-    return "The analyze rule '" + name() + "' run on every rank (analysis.csv; rows per rank "
-           "unlimited unless --rows). Rule options:" + (opts.empty() ? " none" : opts) +
-           ". See gsys analyze --help-rules " + name() + ".";
+    return "The analyze rule '" + name() +
+           "' run on every rank (analysis.csv; rows per rank "
+           "unlimited unless --rows). Rule options:" +
+           (opts.empty() ? " none" : opts) + ". See gsys analyze --help-rules " + name() + ".";
   }
   Status Validate(const RecipeOptions& options) const override {
     for (const std::string& arg : options.rule_args) {

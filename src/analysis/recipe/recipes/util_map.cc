@@ -32,7 +32,8 @@ class UtilMapRecipe : public Recipe {
     return nccl_ ? "NCCL GPU Time Utilization Heat Map" : "CUDA GPU Time Utilization Heat Map";
   }
   std::string help() const override {
-    return std::string(nccl_ ? "Communication (NCCL kernels) and compute busy % " : "Kernel busy % ") +
+    return std::string(nccl_ ? "Communication (NCCL kernels) and compute busy % "
+                             : "Kernel busy % ") +
            "per time bin, per rank, PID and GPU (--per-stream: and stream). Options: --bins, "
            "--filter-time, --filter-nvtx, --disable-alignment. Table: analysis.csv (Duration = "
            "bin start in ns from the earliest aligned kernel).";
@@ -46,13 +47,12 @@ class UtilMapRecipe : public Recipe {
     const GlobalParams& p = ctx.params;
     size_t bins = static_cast<size_t>(std::max(p.bins, 0));
     bool per_stream = ctx.options.per_stream;
-    std::string sql =
-        "SELECT (k.globalPid >> 24) & 0xFFFFFF, k.deviceId, " +
-        std::string(per_stream ? "k.streamId" : "-1") + ", k.start, k.end, " +
-        (nccl_ ? "coalesce(s.value LIKE 'nccl%', 0)" : "0") +
-        " FROM CUPTI_ACTIVITY_KIND_KERNEL AS k " +
-        (nccl_ ? "LEFT JOIN StringIds AS s ON s.id = k.shortName " : "") +
-        "ORDER BY 1, 2, 3, k.start";
+    std::string sql = "SELECT (k.globalPid >> 24) & 0xFFFFFF, k.deviceId, " +
+                      std::string(per_stream ? "k.streamId" : "-1") + ", k.start, k.end, " +
+                      (nccl_ ? "coalesce(s.value LIKE 'nccl%', 0)" : "0") +
+                      " FROM CUPTI_ACTIVITY_KIND_KERNEL AS k " +
+                      (nccl_ ? "LEFT JOIN StringIds AS s ON s.id = k.shortName " : "") +
+                      "ORDER BY 1, 2, 3, k.start";
     std::map<RowKey, std::vector<BinAccumulator>> rows;  // [0] compute/all, [1] comm
     int64_t offset = ctx.info.offset;
     GSYS_RETURN_IF_ERROR(ForEachRow(ctx.reader.db(), sql, [&](report::Statement& s) {
@@ -136,8 +136,8 @@ class UtilMapRecipe : public Recipe {
         if (per_stream) key.push_back(CellInt(row[all.Column("Stream ID")]));
         auto [it, added] = index.emplace(key, map.values.size());
         if (added) {
-          std::string label = "rank " + std::to_string(key[0]) + " pid " +
-                              std::to_string(key[1]) + " GPU " + std::to_string(key[2]);
+          std::string label = "rank " + std::to_string(key[0]) + " pid " + std::to_string(key[1]) +
+                              " GPU " + std::to_string(key[2]);
           if (per_stream) label += " stream " + std::to_string(key[3]);
           map.row_labels.push_back(label);
           map.values.emplace_back();
@@ -159,8 +159,9 @@ class UtilMapRecipe : public Recipe {
         auto [lo, hi] = std::minmax_element(means.begin(), means.end(),
                                             [](auto& a, auto& b) { return a.second < b.second; });
         char buf[256];
-        std::snprintf(buf, sizeof(buf), "%s: least busy %s (%.1f%% on average), busiest %s (%.1f%%)",
-                      cls.c_str(), lo->first.c_str(), lo->second, hi->first.c_str(), hi->second);
+        std::snprintf(buf, sizeof(buf),
+                      "%s: least busy %s (%.1f%% on average), busiest %s (%.1f%%)", cls.c_str(),
+                      lo->first.c_str(), lo->second, hi->first.c_str(), hi->second);
         result.summary.push_back(buf);
       }
       result.blocks.emplace_back(std::move(map));

@@ -91,9 +91,8 @@ TEST(ColumnFormatterTest, ColmaxCutsLongValues) {
   std::string name(150, 'k');
   std::string out = Column(NameTable({name}));
   std::string expected = " Instances" + std::string(2 + 48, ' ') + "Name" + std::string(48, ' ') +
-                         "\n ---------  " +
-                         std::string(100, '-') + "\n" + "     1,234  " + std::string(99, 'k') +
-                         "\xE2\x80\xA6\n";
+                         "\n ---------  " + std::string(100, '-') + "\n" + "     1,234  " +
+                         std::string(99, 'k') + "\xE2\x80\xA6\n";
   EXPECT_EQ(out, expected);
 }
 

@@ -51,11 +51,10 @@ Status CudaImport::Finish(ImportSummary* summary) {
   if (!cs.other_subscriber.empty()) {
     summary->warnings.push_back("cuda_other_cupti_client (" + cs.other_subscriber + ")");
   }
-  summary->domain_lines.push_back("CUDA: " + GroupThousands(std::to_string(cs.kernels)) +
-                                  " kernels, " +
-                                  GroupThousands(std::to_string(cs.memcpys + cs.memsets)) +
-                                  " memory operations, " +
-                                  GroupThousands(std::to_string(cs.api)) + " API calls");
+  summary->domain_lines.push_back(
+      "CUDA: " + GroupThousands(std::to_string(cs.kernels)) + " kernels, " +
+      GroupThousands(std::to_string(cs.memcpys + cs.memsets)) + " memory operations, " +
+      GroupThousands(std::to_string(cs.api)) + " API calls");
   return OkStatus();
 }
 

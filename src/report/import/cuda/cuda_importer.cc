@@ -56,16 +56,26 @@ constexpr const char* kInsertOverhead =
 // CUpti_ActivityOverheadKind -> the names nsys gives CUPTI's overhead rows.
 std::string_view OverheadName(uint32_t kind) {
   switch (kind) {
-    case 1: return "CUPTI: Driver compiler";
-    case 1u << 16: return "CUPTI: Buffer flush";
-    case 2u << 16: return "CUPTI: Instrumentation";
-    case 3u << 16: return "CUPTI: Resource";
-    case 4u << 16: return "CUPTI: Runtime triggered module loading";
-    case 5u << 16: return "CUPTI: Lazy function loading";
-    case 6u << 16: return "CUPTI: Command buffer full";
-    case 7u << 16: return "CUPTI: Activity buffer request";
-    case 8u << 16: return "CUPTI: UVM activity init";
-    default: return "CUPTI: Unknown";
+    case 1:
+      return "CUPTI: Driver compiler";
+    case 1u << 16:
+      return "CUPTI: Buffer flush";
+    case 2u << 16:
+      return "CUPTI: Instrumentation";
+    case 3u << 16:
+      return "CUPTI: Resource";
+    case 4u << 16:
+      return "CUPTI: Runtime triggered module loading";
+    case 5u << 16:
+      return "CUPTI: Lazy function loading";
+    case 6u << 16:
+      return "CUPTI: Command buffer full";
+    case 7u << 16:
+      return "CUPTI: Activity buffer request";
+    case 8u << 16:
+      return "CUPTI: UVM activity init";
+    default:
+      return "CUPTI: Unknown";
   }
 }
 
@@ -77,9 +87,9 @@ Status CudaImporter::Begin() {
   struct {
     std::unique_ptr<Statement>* stmt;
     const char* sql;
-  } stmts[] = {{&runtime_, kInsertRuntime}, {&kernel_, kInsertKernel}, {&memcpy_, kInsertMemcpy},
-               {&memset_, kInsertMemset},   {&sync_, kInsertSync},     {&graph_, kInsertGraph},
-               {&memory_, kInsertMemory}, {&overhead_, kInsertOverhead}};
+  } stmts[] = {{&runtime_, kInsertRuntime}, {&kernel_, kInsertKernel},    {&memcpy_, kInsertMemcpy},
+               {&memset_, kInsertMemset},   {&sync_, kInsertSync},        {&graph_, kInsertGraph},
+               {&memory_, kInsertMemory},   {&overhead_, kInsertOverhead}};
   for (auto& s : stmts) {
     GSYS_ASSIGN_OR_RETURN(Statement st, db_->Prepare(s.sql));
     *s.stmt = std::make_unique<Statement>(std::move(st));
@@ -97,16 +107,26 @@ Status CudaImporter::Add(const CudaStreamContext& ctx, const fmt::RecordView& r)
   p.global_pid = ctx.global_pid;
   p.pid = ctx.pid;
   switch (static_cast<uint16_t>(r.kind)) {
-    case static_cast<uint16_t>(fmt::kCudaString): return AddString(s, r);
-    case static_cast<uint16_t>(fmt::kCudaApi): return AddApi(ctx, s, p, r);
-    case static_cast<uint16_t>(fmt::kCudaKernel): return AddKernel(ctx, s, p, r);
-    case static_cast<uint16_t>(fmt::kCudaMemcpy): return AddMemcpy(ctx, p, r);
-    case static_cast<uint16_t>(fmt::kCudaMemset): return AddMemset(ctx, p, r);
-    case static_cast<uint16_t>(fmt::kCudaSync): return AddSync(ctx, p, r);
-    case static_cast<uint16_t>(fmt::kCudaGraphLaunch): return AddGraph(ctx, p, r);
-    case static_cast<uint16_t>(fmt::kCudaMemory): return AddMemory(ctx, r);
-    case static_cast<uint16_t>(fmt::kCudaOverhead): return AddOverhead(ctx, r);
-    case static_cast<uint16_t>(fmt::kCudaDevice): return AddDevice(ctx, r);
+    case static_cast<uint16_t>(fmt::kCudaString):
+      return AddString(s, r);
+    case static_cast<uint16_t>(fmt::kCudaApi):
+      return AddApi(ctx, s, p, r);
+    case static_cast<uint16_t>(fmt::kCudaKernel):
+      return AddKernel(ctx, s, p, r);
+    case static_cast<uint16_t>(fmt::kCudaMemcpy):
+      return AddMemcpy(ctx, p, r);
+    case static_cast<uint16_t>(fmt::kCudaMemset):
+      return AddMemset(ctx, p, r);
+    case static_cast<uint16_t>(fmt::kCudaSync):
+      return AddSync(ctx, p, r);
+    case static_cast<uint16_t>(fmt::kCudaGraphLaunch):
+      return AddGraph(ctx, p, r);
+    case static_cast<uint16_t>(fmt::kCudaMemory):
+      return AddMemory(ctx, r);
+    case static_cast<uint16_t>(fmt::kCudaOverhead):
+      return AddOverhead(ctx, r);
+    case static_cast<uint16_t>(fmt::kCudaDevice):
+      return AddDevice(ctx, r);
     case static_cast<uint16_t>(fmt::kCudaContext): {
       fmt::CudaContextBody b;
       if (!r.Body(&b)) break;
@@ -114,11 +134,10 @@ Status CudaImporter::Add(const CudaStreamContext& ctx, const fmt::RecordView& r)
       stream_rows_[{ctx.pid, b.context_id, b.null_stream_id}] =
           StreamRow{ctx.pid, b.context_id, b.null_stream_id, 0, 3};  // 3 = Null stream
       return db_->Exec(
-          "INSERT INTO TARGET_INFO_CUDA_CONTEXT_INFO VALUES (" +
-          std::to_string(b.null_stream_id) + ",0," + std::to_string(ctx.global_pid >> 48) + "," +
-          std::to_string(ctx.pid) + "," + std::to_string(b.device_id) + "," +
-          std::to_string(b.context_id) + "," + std::to_string(b.parent_context_id) + "," +
-          std::to_string(b.is_green_context) + ")");
+          "INSERT INTO TARGET_INFO_CUDA_CONTEXT_INFO VALUES (" + std::to_string(b.null_stream_id) +
+          ",0," + std::to_string(ctx.global_pid >> 48) + "," + std::to_string(ctx.pid) + "," +
+          std::to_string(b.device_id) + "," + std::to_string(b.context_id) + "," +
+          std::to_string(b.parent_context_id) + "," + std::to_string(b.is_green_context) + ")");
     }
     case static_cast<uint16_t>(fmt::kCudaStream): {
       fmt::CudaStreamBody b;
@@ -129,9 +148,14 @@ Status CudaImporter::Add(const CudaStreamContext& ctx, const fmt::RecordView& r)
       }
       return OkStatus();
     }
-    case static_cast<uint16_t>(fmt::kCudaNotice): AddNotice(r); return OkStatus();
-    case static_cast<uint16_t>(fmt::kCudaProfilerRange): ++stats_.profiler_ranges; return OkStatus();
-    default: return OkStatus();  // future kinds
+    case static_cast<uint16_t>(fmt::kCudaNotice):
+      AddNotice(r);
+      return OkStatus();
+    case static_cast<uint16_t>(fmt::kCudaProfilerRange):
+      ++stats_.profiler_ranges;
+      return OkStatus();
+    default:
+      return OkStatus();  // future kinds
   }
   ++stats_.malformed;
   return OkStatus();
@@ -170,9 +194,8 @@ Status CudaImporter::AddApi(const CudaStreamContext& c, StreamState& s, ProcessS
   ++stats_.api;
   int64_t event_class = b.domain == static_cast<uint8_t>(fmt::CudaApiDomain::kDriver) ? 1 : 0;
   int64_t start = SaturatingSub(b.start, c.time_origin), end = SaturatingSub(b.end, c.time_origin);
-  return Insert(runtime_.get(), {start, end, event_class,
-                                 c.global_pid | r.tid, b.correlation_id, it->second,
-                                 b.return_value});
+  return Insert(runtime_.get(), {start, end, event_class, c.global_pid | r.tid, b.correlation_id,
+                                 it->second, b.return_value});
 }
 
 CudaImporter::KernelNames CudaImporter::NamesFor(StreamState& s, uint32_t id) {
@@ -195,15 +218,38 @@ Status CudaImporter::AddKernel(const CudaStreamContext& c, StreamState& s, Proce
   NoteGpuCorrelation(p, b.correlation_id);
   ++stats_.kernels;
   int64_t start = SaturatingSub(b.start, c.time_origin), end = SaturatingSub(b.end, c.time_origin);
-  return Insert(kernel_.get(),
-                {start, end, b.device_id, b.context_id, 0,
-                 b.stream_id, b.correlation_id, c.global_pid, n.demangled, n.short_name,
-                 n.mangled, b.launch_type + 1, b.cache_config, b.registers_per_thread, b.grid[0],
-                 b.grid[1], b.grid[2], b.block[0], b.block[1], b.block[2],
-                 b.static_shared_memory, b.dynamic_shared_memory, b.local_memory_per_thread,
-                 static_cast<int64_t>(b.local_memory_total), b.grid_id, b.shared_memory_executed,
-                 NonZero(b.graph_node_id), b.shmem_limit_config, NonZero(b.graph_id),
-                 b.cluster[0], b.cluster[1], b.cluster[2]});
+  return Insert(kernel_.get(), {start,
+                                end,
+                                b.device_id,
+                                b.context_id,
+                                0,
+                                b.stream_id,
+                                b.correlation_id,
+                                c.global_pid,
+                                n.demangled,
+                                n.short_name,
+                                n.mangled,
+                                b.launch_type + 1,
+                                b.cache_config,
+                                b.registers_per_thread,
+                                b.grid[0],
+                                b.grid[1],
+                                b.grid[2],
+                                b.block[0],
+                                b.block[1],
+                                b.block[2],
+                                b.static_shared_memory,
+                                b.dynamic_shared_memory,
+                                b.local_memory_per_thread,
+                                static_cast<int64_t>(b.local_memory_total),
+                                b.grid_id,
+                                b.shared_memory_executed,
+                                NonZero(b.graph_node_id),
+                                b.shmem_limit_config,
+                                NonZero(b.graph_id),
+                                b.cluster[0],
+                                b.cluster[1],
+                                b.cluster[2]});
 }
 
 Status CudaImporter::AddMemcpy(const CudaStreamContext& c, ProcessState& p,
@@ -217,11 +263,10 @@ Status CudaImporter::AddMemcpy(const CudaStreamContext& c, ProcessState& p,
   ++stats_.memcpys;
   int64_t start = SaturatingSub(b.start, c.time_origin), end = SaturatingSub(b.end, c.time_origin);
   return Insert(memcpy_.get(),
-                {start, end, b.device_id, b.context_id, 0,
-                 b.stream_id, corr, c.global_pid, static_cast<int64_t>(b.bytes), b.copy_kind,
-                 MemKind(b.src_kind), MemKind(b.dst_kind), b.src_device_id, b.src_context_id,
-                 b.dst_device_id, b.dst_context_id, NonZero(b.graph_node_id),
-                 static_cast<int64_t>(b.copy_count)});
+                {start, end, b.device_id, b.context_id, 0, b.stream_id, corr, c.global_pid,
+                 static_cast<int64_t>(b.bytes), b.copy_kind, MemKind(b.src_kind),
+                 MemKind(b.dst_kind), b.src_device_id, b.src_context_id, b.dst_device_id,
+                 b.dst_context_id, NonZero(b.graph_node_id), static_cast<int64_t>(b.copy_count)});
 }
 
 Status CudaImporter::AddMemset(const CudaStreamContext& c, ProcessState& p,
@@ -231,10 +276,10 @@ Status CudaImporter::AddMemset(const CudaStreamContext& c, ProcessState& p,
   NoteGpuCorrelation(p, b.correlation_id);
   ++stats_.memsets;
   int64_t start = SaturatingSub(b.start, c.time_origin), end = SaturatingSub(b.end, c.time_origin);
-  return Insert(memset_.get(), {start, end, b.device_id,
-                                b.context_id, 0, b.stream_id, b.correlation_id, c.global_pid,
-                                b.value, static_cast<int64_t>(b.bytes), NonZero(b.graph_node_id),
-                                MemKind(b.memory_kind)});
+  return Insert(
+      memset_.get(),
+      {start, end, b.device_id, b.context_id, 0, b.stream_id, b.correlation_id, c.global_pid,
+       b.value, static_cast<int64_t>(b.bytes), NonZero(b.graph_node_id), MemKind(b.memory_kind)});
 }
 
 Status CudaImporter::AddSync(const CudaStreamContext& c, ProcessState& p,
@@ -244,10 +289,9 @@ Status CudaImporter::AddSync(const CudaStreamContext& c, ProcessState& p,
   auto dev = p.context_device.find(b.context_id);
   ++stats_.syncs;
   int64_t start = SaturatingSub(b.start, c.time_origin), end = SaturatingSub(b.end, c.time_origin);
-  return Insert(sync_.get(), {start, end,
-                              dev != p.context_device.end() ? dev->second : 0, b.context_id,
-                              b.stream_id, b.correlation_id, c.global_pid, b.type, b.type,
-                              b.event_id, NonZero(b.event_sync_id)});
+  return Insert(sync_.get(), {start, end, dev != p.context_device.end() ? dev->second : 0,
+                              b.context_id, b.stream_id, b.correlation_id, c.global_pid, b.type,
+                              b.type, b.event_id, NonZero(b.event_sync_id)});
 }
 
 Status CudaImporter::AddGraph(const CudaStreamContext& c, ProcessState& p,
@@ -257,9 +301,8 @@ Status CudaImporter::AddGraph(const CudaStreamContext& c, ProcessState& p,
   NoteGpuCorrelation(p, b.correlation_id);
   ++stats_.graphs;
   int64_t start = SaturatingSub(b.start, c.time_origin), end = SaturatingSub(b.end, c.time_origin);
-  return Insert(graph_.get(), {start, end, b.device_id,
-                               b.context_id, 0, b.stream_id, b.correlation_id, c.global_pid,
-                               b.graph_id, b.graph_id});
+  return Insert(graph_.get(), {start, end, b.device_id, b.context_id, 0, b.stream_id,
+                               b.correlation_id, c.global_pid, b.graph_id, b.graph_id});
 }
 
 Status CudaImporter::AddMemory(const CudaStreamContext& c, const fmt::RecordView& r) {
@@ -268,11 +311,10 @@ Status CudaImporter::AddMemory(const CudaStreamContext& c, const fmt::RecordView
   ++stats_.memory;
   // CUPTI: 1 allocation, 2 release -> ENUM_CUDA_DEV_MEM_EVENT_OPER 0, 1.
   int64_t at = SaturatingSub(b.timestamp, c.time_origin);
-  return Insert(memory_.get(), {at, c.global_pid, b.device_id,
-                                b.context_id, static_cast<int64_t>(b.address),
-                                static_cast<int64_t>(b.pc), static_cast<int64_t>(b.bytes),
-                                MemKind(b.memory_kind), b.operation == 2 ? 1 : 0,
-                                NonZero(b.correlation_id), b.stream_id});
+  return Insert(memory_.get(),
+                {at, c.global_pid, b.device_id, b.context_id, static_cast<int64_t>(b.address),
+                 static_cast<int64_t>(b.pc), static_cast<int64_t>(b.bytes), MemKind(b.memory_kind),
+                 b.operation == 2 ? 1 : 0, NonZero(b.correlation_id), b.stream_id});
 }
 
 Status CudaImporter::AddOverhead(const CudaStreamContext& c, const fmt::RecordView& r) {
@@ -282,8 +324,7 @@ Status CudaImporter::AddOverhead(const CudaStreamContext& c, const fmt::RecordVi
   constexpr uint32_t kObjectThread = 2;  // CUPTI_ACTIVITY_OBJECT_THREAD
   Opt tid = b.object_kind == kObjectThread ? Opt(c.global_pid | b.object_id) : Opt();
   int64_t start = SaturatingSub(b.start, c.time_origin), end = SaturatingSub(b.end, c.time_origin);
-  return Insert(overhead_.get(), {start, end, tid,
-                                  intern_(OverheadName(b.overhead_kind)), 0});
+  return Insert(overhead_.get(), {start, end, tid, intern_(OverheadName(b.overhead_kind)), 0});
 }
 
 void CudaImporter::AddNotice(const fmt::RecordView& r) {
@@ -295,9 +336,14 @@ void CudaImporter::AddNotice(const fmt::RecordView& r) {
     case fmt::CudaNotice::kDroppedRecords:  // cumulative per process
       if (b.value > stats_.dropped_by_cupti) stats_.dropped_by_cupti = b.value;
       break;
-    case fmt::CudaNotice::kBufferPoolExhausted: stats_.pool_exhausted = b.value; break;
-    case fmt::CudaNotice::kOtherSubscriber: stats_.other_subscriber = std::string(text); break;
-    default: break;
+    case fmt::CudaNotice::kBufferPoolExhausted:
+      stats_.pool_exhausted = b.value;
+      break;
+    case fmt::CudaNotice::kOtherSubscriber:
+      stats_.other_subscriber = std::string(text);
+      break;
+    default:
+      break;
   }
 }
 

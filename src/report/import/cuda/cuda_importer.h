@@ -16,12 +16,12 @@
 #include <cstdint>
 #include <functional>
 #include <map>
-#include <optional>
-#include <tuple>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -38,20 +38,20 @@ using InternFn = std::function<int64_t(std::string_view text)>;
 // Identity and clock of the stream the records come from.
 struct CudaStreamContext {
   uint32_t pid = 0;
-  uint64_t stream_id = 0;  // ChunkHeader::stream_id
-  int64_t global_pid = 0;  // serialized globalPid of the process (tid bits 0)
-  int64_t time_origin = 0; // CLOCK_MONOTONIC ns of the session start (subtracted)
+  uint64_t stream_id = 0;   // ChunkHeader::stream_id
+  int64_t global_pid = 0;   // serialized globalPid of the process (tid bits 0)
+  int64_t time_origin = 0;  // CLOCK_MONOTONIC ns of the session start (subtracted)
 };
 
 struct CudaImportStats {
   uint64_t api = 0, kernels = 0, memcpys = 0, memsets = 0, syncs = 0, graphs = 0, memory = 0,
            overheads = 0;
-  uint64_t malformed = 0;          // records too short for their body
-  uint64_t unknown_strings = 0;    // a name id with no kCudaString before it
-  uint64_t unmatched_gpu = 0;      // GPU records with no API record of the same correlation id
-  uint64_t dropped_by_cupti = 0;   // from kCudaNotice
+  uint64_t malformed = 0;         // records too short for their body
+  uint64_t unknown_strings = 0;   // a name id with no kCudaString before it
+  uint64_t unmatched_gpu = 0;     // GPU records with no API record of the same correlation id
+  uint64_t dropped_by_cupti = 0;  // from kCudaNotice
   uint64_t pool_exhausted = 0;
-  std::string other_subscriber;    // another CUPTI client held the slot
+  std::string other_subscriber;  // another CUPTI client held the slot
   uint64_t profiler_ranges = 0;
 };
 
@@ -75,9 +75,9 @@ class CudaImporter {
   };
   struct StreamState {
     // Keyed by stream values: SeededHash, so crafted ids cannot share one bucket.
-    std::unordered_map<uint32_t, std::string, SeededHash> strings;      // kCudaString id -> text
-    std::unordered_map<uint32_t, int64_t, SeededHash> string_ids;       // -> StringIds id
-    std::unordered_map<uint32_t, KernelNames, SeededHash> kernel_names; // -> names
+    std::unordered_map<uint32_t, std::string, SeededHash> strings;       // kCudaString id -> text
+    std::unordered_map<uint32_t, int64_t, SeededHash> string_ids;        // -> StringIds id
+    std::unordered_map<uint32_t, KernelNames, SeededHash> kernel_names;  // -> names
   };
   struct ProcessState {
     std::unordered_set<uint32_t> api_correlations;
@@ -113,8 +113,7 @@ class CudaImporter {
   std::unordered_map<uint32_t, ProcessState, SeededHash> processes_;
   std::set<uint32_t> devices_written_;
   std::map<std::tuple<uint32_t, uint32_t, uint32_t>, StreamRow> stream_rows_;
-  std::unique_ptr<Statement> runtime_, kernel_, memcpy_, memset_, sync_, graph_, memory_,
-      overhead_;
+  std::unique_ptr<Statement> runtime_, kernel_, memcpy_, memset_, sync_, graph_, memory_, overhead_;
   CudaImportStats stats_;
 };
 

@@ -176,8 +176,10 @@ TEST_F(CudaImporterTest, DeviceAndNotices) {
 TEST_F(CudaImporterTest, CuptiOverheadRowsAsNsysNamesThem) {
   fmt::StreamBuilder b(kPid, 77);
   // A buffer flush on thread 99 and an instrumentation overhead on device 0.
-  b.Add(fmt::kCudaOverhead, 0, fmt::CudaOverheadBody{kOrigin + 10, kOrigin + 30, 1u << 16, 2, 99, 0});
-  b.Add(fmt::kCudaOverhead, 0, fmt::CudaOverheadBody{kOrigin + 40, kOrigin + 45, 2u << 16, 3, 0, 0});
+  b.Add(fmt::kCudaOverhead, 0,
+        fmt::CudaOverheadBody{kOrigin + 10, kOrigin + 30, 1u << 16, 2, 99, 0});
+  b.Add(fmt::kCudaOverhead, 0,
+        fmt::CudaOverheadBody{kOrigin + 40, kOrigin + 45, 2u << 16, 3, 0, 0});
   Import(b);
   EXPECT_EQ(Int("SELECT count(*) FROM PROFILER_OVERHEAD"), 2);
   EXPECT_EQ(Text("SELECT s.value FROM PROFILER_OVERHEAD p JOIN StringIds s ON s.id = p.nameId "

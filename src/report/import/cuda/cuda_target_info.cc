@@ -26,8 +26,8 @@ Status AddDiagnostic(Database* db, const char* name, const char* severity, int64
                      const std::string& help) {
   if (value == 0) return OkStatus();
   return db->Exec("INSERT INTO GSYS_DIAGNOSTICS (name, severity, value, help) VALUES (" +
-                  QuoteLiteral(name) + "," + QuoteLiteral(severity) + "," +
-                  std::to_string(value) + "," + QuoteLiteral(help) +
+                  QuoteLiteral(name) + "," + QuoteLiteral(severity) + "," + std::to_string(value) +
+                  "," + QuoteLiteral(help) +
                   ") ON CONFLICT(name) DO UPDATE SET value = value + excluded.value");
 }
 
@@ -96,8 +96,8 @@ Status CudaImporter::Finish() {
         "INSERT INTO TARGET_INFO_CUDA_STREAM (streamId, hwId, vmId, processId, contextId, "
         "priority, flag) VALUES (" +
         std::to_string(s.stream) + ",0," + std::to_string(p.global_pid >> 48) + "," +
-        std::to_string(s.pid) + "," + std::to_string(s.context) + "," +
-        std::to_string(s.priority) + "," + std::to_string(s.flag) + ")"));
+        std::to_string(s.pid) + "," + std::to_string(s.context) + "," + std::to_string(s.priority) +
+        "," + std::to_string(s.flag) + ")"));
   }
   for (auto& [pid, p] : processes_) stats_.unmatched_gpu += p.gpu_correlations.size();
   GSYS_RETURN_IF_ERROR(AddDiagnostic(
@@ -106,10 +106,10 @@ Status CudaImporter::Finish() {
   GSYS_RETURN_IF_ERROR(AddDiagnostic(
       db_, "cuda_buffer_pool_exhausted", "data_loss", static_cast<int64_t>(stats_.pool_exhausted),
       "all CUPTI buffers were in use, so CUPTI dropped records; the writer fell behind"));
-  GSYS_RETURN_IF_ERROR(AddDiagnostic(
-      db_, "cuda_other_cupti_client", "data_loss", stats_.other_subscriber.empty() ? 0 : 1,
-      "another CUPTI client (" + stats_.other_subscriber +
-          ") was attached, so CUDA was not traced in that process"));
+  GSYS_RETURN_IF_ERROR(AddDiagnostic(db_, "cuda_other_cupti_client", "data_loss",
+                                     stats_.other_subscriber.empty() ? 0 : 1,
+                                     "another CUPTI client (" + stats_.other_subscriber +
+                                         ") was attached, so CUDA was not traced in that process"));
   GSYS_RETURN_IF_ERROR(AddDiagnostic(
       db_, "cuda_unmatched_gpu_records", "info", static_cast<int64_t>(stats_.unmatched_gpu),
       "GPU records whose launching API call was not recorded (outside the capture range, "

@@ -7,9 +7,9 @@
 namespace gsys::report {
 
 Status GpuMetricsImport::Finish(ImportSummary* summary) {
-  GSYS_ASSIGN_OR_RETURN(GpuMetricsFiles files, ImportGpuMetrics(context_.writer->db(),
-                                                                context_.session_dir,
-                                                                context_.origin));
+  GSYS_ASSIGN_OR_RETURN(
+      GpuMetricsFiles files,
+      ImportGpuMetrics(context_.writer->db(), context_.session_dir, context_.origin));
   summary->gpu_metric_rows = files.rows;
   summary->counters[ImportCounter::kGpuMetricsUnreadable] += files.unreadable_files;
   for (auto& w : files.warnings) summary->warnings.push_back(std::move(w));

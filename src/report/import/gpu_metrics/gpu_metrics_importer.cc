@@ -32,8 +32,10 @@ bool OpenSideFile(const std::string& dir, const char* name, const char* kind, st
     if (fd < 0 && err == ENOENT) return false;
     ++out->unreadable_files;
     out->warnings.push_back("gpu metrics: " + std::string(name) + " is not a regular file (" +
-                            (fd < 0 ? std::string(std::strerror(err)) : "a FIFO, device or "
-                             "directory") + "); not read");
+                            (fd < 0 ? std::string(std::strerror(err))
+                                    : "a FIFO, device or "
+                                      "directory") +
+                            "); not read");
     return false;
   }
   // The file checked, through its descriptor (/proc); by name only where /proc is missing.
@@ -64,8 +66,9 @@ Status ImportDevices(Database& db, const std::string& dir, GpuMetricsFiles* out)
                     &version, &line, out)) {
     return OkStatus();
   }
-  GSYS_ASSIGN_OR_RETURN(Statement s, db.Prepare("INSERT OR REPLACE INTO GSYS_GPU_METRICS_DEVICES"
-                                                "(deviceId, name, uuid, busId) VALUES(?,?,?,NULL)"));
+  GSYS_ASSIGN_OR_RETURN(Statement s,
+                        db.Prepare("INSERT OR REPLACE INTO GSYS_GPU_METRICS_DEVICES"
+                                   "(deviceId, name, uuid, busId) VALUES(?,?,?,NULL)"));
   do {
     auto d = format::ParseGpuMetricsDevice(line);
     if (!d) continue;
@@ -81,7 +84,7 @@ Status ImportDevices(Database& db, const std::string& dir, GpuMetricsFiles* out)
 }  // namespace
 
 Result<GpuMetricsFiles> ImportGpuMetrics(Database& db, const std::string& session_dir,
-                                          int64_t origin_ns) {
+                                         int64_t origin_ns) {
   GpuMetricsFiles out;
   GSYS_RETURN_IF_ERROR(ImportDevices(db, session_dir, &out));
   std::ifstream in;
@@ -91,12 +94,14 @@ Result<GpuMetricsFiles> ImportGpuMetrics(Database& db, const std::string& sessio
                     &line, &out)) {
     return out;
   }
-  GSYS_ASSIGN_OR_RETURN(Statement s, db.Prepare(
-      "INSERT INTO GSYS_GPU_METRICS(timestamp, deviceId, gpuUtilization, memoryUtilization, "
-      "smClockMHz, memoryClockMHz, memoryUsedBytes, memoryTotalBytes, powerMilliwatts, "
-      "temperatureC, pcieTxKBps, pcieRxKBps, nvlinkTxBytes, nvlinkRxBytes, smActivePercent, "
-      "smOccupancyPercent, tensorActivePercent, dramBandwidthPercent)"
-      " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
+  GSYS_ASSIGN_OR_RETURN(
+      Statement s,
+      db.Prepare(
+          "INSERT INTO GSYS_GPU_METRICS(timestamp, deviceId, gpuUtilization, memoryUtilization, "
+          "smClockMHz, memoryClockMHz, memoryUsedBytes, memoryTotalBytes, powerMilliwatts, "
+          "temperatureC, pcieTxKBps, pcieRxKBps, nvlinkTxBytes, nvlinkRxBytes, smActivePercent, "
+          "smOccupancyPercent, tensorActivePercent, dramBandwidthPercent)"
+          " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
   do {
     // A line that is no sample (cut short by a killed launcher) is skipped.
     auto sample = format::ParseGpuMetricsSample(line, version.version);

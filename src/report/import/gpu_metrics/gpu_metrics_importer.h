@@ -22,6 +22,6 @@ struct GpuMetricsFiles {
 };
 
 Result<GpuMetricsFiles> ImportGpuMetrics(Database& db, const std::string& session_dir,
-                                          int64_t origin_ns);
+                                         int64_t origin_ns);
 
 }  // namespace gsys::report

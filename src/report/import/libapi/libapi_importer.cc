@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "report/import/libapi/libapi_importer.h"
 
-#include "format/libapi_records.h"
 #include "common/strings.h"
+#include "format/libapi_records.h"
 
 namespace gsys::report {
 namespace {
@@ -33,14 +33,20 @@ struct MpiTable {
 MpiTable MpiTableOf(MpiCategory category) {
   switch (category) {
     case MpiCategory::kP2p:
-      return {"INSERT INTO MPI_P2P_EVENTS(start, end, globalTid, textId, commHandle, tag, "
-              "remoteRank, size, requestHandle) VALUES(?,?,?,?,?,?,?,?,?)", 9};
+      return {
+          "INSERT INTO MPI_P2P_EVENTS(start, end, globalTid, textId, commHandle, tag, "
+          "remoteRank, size, requestHandle) VALUES(?,?,?,?,?,?,?,?,?)",
+          9};
     case MpiCategory::kCollective:
-      return {"INSERT INTO MPI_COLLECTIVES_EVENTS(start, end, globalTid, textId, commHandle, "
-              "rootRank, size, recvSize, requestHandle) VALUES(?,?,?,?,?,?,?,?,?)", 9};
+      return {
+          "INSERT INTO MPI_COLLECTIVES_EVENTS(start, end, globalTid, textId, commHandle, "
+          "rootRank, size, recvSize, requestHandle) VALUES(?,?,?,?,?,?,?,?,?)",
+          9};
     case MpiCategory::kStartWait:
-      return {"INSERT INTO MPI_START_WAIT_EVENTS(start, end, globalTid, textId, requestHandle) "
-              "VALUES(?,?,?,?,?)", 5};
+      return {
+          "INSERT INTO MPI_START_WAIT_EVENTS(start, end, globalTid, textId, requestHandle) "
+          "VALUES(?,?,?,?,?)",
+          5};
     case MpiCategory::kOther:
       return {"INSERT INTO MPI_OTHER_EVENTS(start, end, globalTid, textId) VALUES(?,?,?,?)", 4};
   }
@@ -87,12 +93,14 @@ Status LibApiImport::OnRecord(StreamContext& stream, const format::RecordView& r
 
 Status LibApiImport::WriteCall(const Call& c, int64_t name_id) {
   bool cudnn = c.library == static_cast<uint16_t>(LibApiLibrary::kCudnn);
-  if (!cudnn && c.library != static_cast<uint16_t>(LibApiLibrary::kCublas)) return ++malformed_, OkStatus();
+  if (!cudnn && c.library != static_cast<uint16_t>(LibApiLibrary::kCublas))
+    return ++malformed_, OkStatus();
   std::optional<Statement>& cached = cudnn ? cudnn_insert_ : cublas_insert_;
   if (!cached) {
-    GSYS_ASSIGN_OR_RETURN(cached, writer_->db().Prepare(std::string("INSERT INTO ") +
-                                                        (cudnn ? "CUDNN_EVENTS" : "CUBLAS_EVENTS") +
-                                                        "(start, end, eventClass, globalTid, nameId) VALUES(?,?,?,?,?)"));
+    GSYS_ASSIGN_OR_RETURN(
+        cached, writer_->db().Prepare(
+                    std::string("INSERT INTO ") + (cudnn ? "CUDNN_EVENTS" : "CUBLAS_EVENTS") +
+                    "(start, end, eventClass, globalTid, nameId) VALUES(?,?,?,?,?)"));
   }
   Statement& s = *cached;
   GSYS_RETURN_IF_ERROR(s.BindInt(1, c.start));
@@ -124,7 +132,8 @@ Status LibApiImport::EndStream(StreamContext& /*stream*/) {
   pending_.clear();
   names_.clear();
   for (const Rank& r : ranks_) {
-    GSYS_ASSIGN_OR_RETURN(Statement s, writer_->db().Prepare("INSERT INTO MPI_RANKS(globalTid, rank) VALUES(?,?)"));
+    GSYS_ASSIGN_OR_RETURN(
+        Statement s, writer_->db().Prepare("INSERT INTO MPI_RANKS(globalTid, rank) VALUES(?,?)"));
     GSYS_RETURN_IF_ERROR(s.BindInt(1, r.global_tid));
     GSYS_RETURN_IF_ERROR(s.BindInt(2, r.rank));
     GSYS_RETURN_IF_ERROR(s.Step().status());
@@ -150,19 +159,23 @@ Status LibApiImport::Finish(ImportSummary* summary) {
 Status LibApiImport::AttributeKernels() {
   if (cublas_ + cudnn_ == 0) return OkStatus();
   Database& db = writer_->db();
-  GSYS_RETURN_IF_ERROR(db.Exec(
-      "CREATE INDEX gsys_tmp_runtime_corr ON CUPTI_ACTIVITY_KIND_RUNTIME(correlationId)"));
+  GSYS_RETURN_IF_ERROR(
+      db.Exec("CREATE INDEX gsys_tmp_runtime_corr ON CUPTI_ACTIVITY_KIND_RUNTIME(correlationId)"));
   for (auto [table, cls] : {std::pair<const char*, int64_t>{"CUBLAS_EVENTS", kClassCublas},
                             {"CUDNN_EVENTS", kClassCudnn}}) {
     std::string t = table;
     GSYS_RETURN_IF_ERROR(db.Exec("CREATE INDEX gsys_tmp_lib ON " + t + "(globalTid, start)"));
     GSYS_RETURN_IF_ERROR(db.Exec(
         "INSERT INTO GSYS_LIBRARY_KERNELS(eventClass, callId, correlationId, globalPid) "
-        "SELECT " + std::to_string(cls) + ", c.rowid, k.correlationId, k.globalPid "
+        "SELECT " +
+        std::to_string(cls) +
+        ", c.rowid, k.correlationId, k.globalPid "
         "FROM CUPTI_ACTIVITY_KIND_KERNEL AS k "
         "JOIN CUPTI_ACTIVITY_KIND_RUNTIME AS r ON r.correlationId = k.correlationId "
         "  AND (r.globalTid & -16777216) = k.globalPid "
-        "JOIN " + t + " AS c ON c.rowid = (SELECT rowid FROM " + t + " AS i "
+        "JOIN " +
+        t + " AS c ON c.rowid = (SELECT rowid FROM " + t +
+        " AS i "
         "  WHERE i.globalTid = r.globalTid AND i.start <= r.start ORDER BY i.start DESC LIMIT 1) "
         "WHERE c.end >= r.end ORDER BY k.start"));
     GSYS_RETURN_IF_ERROR(db.Exec("DROP INDEX gsys_tmp_lib"));

@@ -57,7 +57,8 @@ class LibApiImport : public ImportModule {
 
   ReportWriter* writer_;
   std::vector<Call> pending_;
-  std::unordered_map<uint64_t, std::string, SeededHash> names_;  // this stream's (library, function) ids
+  std::unordered_map<uint64_t, std::string, SeededHash>
+      names_;  // this stream's (library, function) ids
   struct Rank {
     int64_t global_tid;
     int32_t rank;

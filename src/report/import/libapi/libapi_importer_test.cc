@@ -108,19 +108,23 @@ TEST_F(LibApiImportTest, MpiTablesAndIdsPerLibrary) {
   Database db = Import(sb);
 
   EXPECT_EQ(Int(db, "SELECT rank FROM MPI_RANKS"), 1);
-  EXPECT_EQ(Int(db, "SELECT count(*) FROM MPI_P2P_EVENTS e JOIN StringIds s ON s.id = e.textId "
-                    "WHERE s.value = 'MPI_Send' AND tag = 7 AND remoteRank = 0 AND size = 400 "
-                    "AND commHandle = 1140850688 AND requestHandle IS NULL AND end - start = 100"),
+  EXPECT_EQ(Int(db,
+                "SELECT count(*) FROM MPI_P2P_EVENTS e JOIN StringIds s ON s.id = e.textId "
+                "WHERE s.value = 'MPI_Send' AND tag = 7 AND remoteRank = 0 AND size = 400 "
+                "AND commHandle = 1140850688 AND requestHandle IS NULL AND end - start = 100"),
             1);
-  EXPECT_EQ(Int(db, "SELECT count(*) FROM MPI_COLLECTIVES_EVENTS e JOIN StringIds s "
-                    "ON s.id = e.textId WHERE s.value = 'MPI_Bcast' AND rootRank = 0 "
-                    "AND size IS NULL AND recvSize = 32 AND requestHandle IS NULL"),
+  EXPECT_EQ(Int(db,
+                "SELECT count(*) FROM MPI_COLLECTIVES_EVENTS e JOIN StringIds s "
+                "ON s.id = e.textId WHERE s.value = 'MPI_Bcast' AND rootRank = 0 "
+                "AND size IS NULL AND recvSize = 32 AND requestHandle IS NULL"),
             1);
-  EXPECT_EQ(Int(db, "SELECT requestHandle FROM MPI_START_WAIT_EVENTS e JOIN StringIds s "
-                    "ON s.id = e.textId WHERE s.value = 'MPI_Wait'"),
+  EXPECT_EQ(Int(db,
+                "SELECT requestHandle FROM MPI_START_WAIT_EVENTS e JOIN StringIds s "
+                "ON s.id = e.textId WHERE s.value = 'MPI_Wait'"),
             0x1234);
-  EXPECT_EQ(Int(db, "SELECT count(*) FROM CUBLAS_EVENTS e JOIN StringIds s ON s.id = e.nameId "
-                    "WHERE s.value = 'cublasCreate_v2'"),
+  EXPECT_EQ(Int(db,
+                "SELECT count(*) FROM CUBLAS_EVENTS e JOIN StringIds s ON s.id = e.nameId "
+                "WHERE s.value = 'cublasCreate_v2'"),
             1);
   // No call of that kind: the table is dropped, as nsys exports no empty table.
   EXPECT_EQ(Int(db, "SELECT count(*) FROM sqlite_master WHERE name = 'MPI_OTHER_EVENTS'"), 0);

@@ -25,15 +25,16 @@ Status FilterNvtxDomains(Database& db, const std::vector<std::string>& include,
   if (include.empty() && exclude.empty()) return OkStatus();
   const std::string events = "DELETE FROM NVTX_EVENTS WHERE eventType NOT IN (33, 75) AND ";
   if (!include.empty()) {
-    GSYS_RETURN_IF_ERROR(db.Exec(events + "COALESCE(" + kDomainName + ", '') NOT IN (" +
-                                 List(include) + ")"));
+    GSYS_RETURN_IF_ERROR(
+        db.Exec(events + "COALESCE(" + kDomainName + ", '') NOT IN (" + List(include) + ")"));
   }
   if (!exclude.empty()) {
-    GSYS_RETURN_IF_ERROR(db.Exec(events + "COALESCE(" + kDomainName + ", '') IN (" +
-                                 List(exclude) + ")"));
+    GSYS_RETURN_IF_ERROR(
+        db.Exec(events + "COALESCE(" + kDomainName + ", '') IN (" + List(exclude) + ")"));
   }
-  GSYS_ASSIGN_OR_RETURN(std::optional<int64_t> n, db.QueryInt(
-      "SELECT count(*) FROM NVTX_EVENTS WHERE eventType NOT IN (33, 75)"));
+  GSYS_ASSIGN_OR_RETURN(
+      std::optional<int64_t> n,
+      db.QueryInt("SELECT count(*) FROM NVTX_EVENTS WHERE eventType NOT IN (33, 75)"));
   sum->nvtx_events = static_cast<uint64_t>(n.value_or(0));
   return OkStatus();
 }

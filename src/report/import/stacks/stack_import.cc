@@ -24,7 +24,8 @@ bool IsCaptureLibrary(std::string_view path) {
 std::vector<uint64_t> Frames(const format::RecordView& r, size_t body, uint32_t count) {
   std::vector<uint64_t> out(count);
   std::string_view bytes;
-  if (count == 0 || !r.Text(body, 0, count * 8u, &bytes)) return out.empty() ? out : std::vector<uint64_t>();
+  if (count == 0 || !r.Text(body, 0, count * 8u, &bytes))
+    return out.empty() ? out : std::vector<uint64_t>();
   std::memcpy(out.data(), bytes.data(), bytes.size());
   return out;
 }
@@ -39,7 +40,8 @@ void StackImport::Add(const format::RecordView& r, uint32_t pid, bool uses_ticks
         !r.Text(sizeof(b), b.path_len, b.build_id_len, &id)) {
       return Malformed();
     }
-    modules_[pid][b.start] = LoadedModule{b.bias, b.start, b.end, std::string(path), std::string(id)};
+    modules_[pid][b.start] =
+        LoadedModule{b.bias, b.start, b.end, std::string(path), std::string(id)};
   } else if (r.kind == format::kStackSite) {
     format::StackSiteBody b;
     if (!r.Body(&b)) return Malformed();
@@ -52,7 +54,8 @@ void StackImport::Add(const format::RecordView& r, uint32_t pid, bool uses_ticks
   } else if (r.kind == format::kStackSample) {
     format::StackSampleBody b;
     if (!r.Body(&b)) return Malformed();
-    samples_.push_back(Sample{pid, b.tid, b.cpu, Rel(b.timestamp, uses_ticks), Frames(r, sizeof(b), b.frames)});
+    samples_.push_back(
+        Sample{pid, b.tid, b.cpu, Rel(b.timestamp, uses_ticks), Frames(r, sizeof(b), b.frames)});
     ++stats_.samples;
   } else if (r.kind == format::kStackSwitch) {
     format::StackSwitchBody b;
@@ -75,7 +78,8 @@ void StackImport::Add(const format::RecordView& r, uint32_t pid, bool uses_ticks
     }
     if (r.Text(sizeof(b), 0, b.text_len, &text)) {
       std::string note(text);
-      if (b.notice == static_cast<uint32_t>(format::StackNotice::kSamplingMethod)) note = "cpu sampling: " + note;
+      if (b.notice == static_cast<uint32_t>(format::StackNotice::kSamplingMethod))
+        note = "cpu sampling: " + note;
       bool seen = false;
       for (const auto& n : notes_) seen = seen || n == note;
       if (!seen) notes_.push_back(note);
@@ -83,8 +87,9 @@ void StackImport::Add(const format::RecordView& r, uint32_t pid, bool uses_ticks
   }
 }
 
-Result<std::vector<StackImport::Frame>> StackImport::Resolve(
-    Symbolizer& sym, const std::vector<uint64_t>& frames, bool leaf_is_pc) {
+Result<std::vector<StackImport::Frame>> StackImport::Resolve(Symbolizer& sym,
+                                                             const std::vector<uint64_t>& frames,
+                                                             bool leaf_is_pc) {
   std::vector<Frame> out;
   out.reserve(frames.size());
   for (size_t i = 0; i < frames.size(); ++i) {
@@ -102,9 +107,11 @@ Result<std::vector<StackImport::Frame>> StackImport::Resolve(
 Status StackImport::WriteSwitches() {
   // ENUM_SAMPLING_THREAD_STATE: 1 Running (switched in, or preempted while runnable), 2
   // Interruptible (switched out to wait).
-  GSYS_ASSIGN_OR_RETURN(Statement st, writer_->db().Prepare(
-      "INSERT INTO SCHED_EVENTS(start, cpu, isSchedIn, globalTid, threadState, threadBlock)"
-      " VALUES(?,?,?,?,?,NULL)"));
+  GSYS_ASSIGN_OR_RETURN(
+      Statement st,
+      writer_->db().Prepare(
+          "INSERT INTO SCHED_EVENTS(start, cpu, isSchedIn, globalTid, threadState, threadBlock)"
+          " VALUES(?,?,?,?,?,NULL)"));
   for (const Switch& s : switches_) {
     GSYS_RETURN_IF_ERROR(st.BindInt(1, s.start));
     GSYS_RETURN_IF_ERROR(st.BindInt(2, s.cpu));
@@ -125,10 +132,9 @@ Status StackImport::Finish(ImportSummary* summary) {
   // Counted in GSYS_DIAGNOSTICS (data_loss), so every verb that reads the report warns too.
   summary->counters[ImportCounter::kCpuSamplesLost] += stats_.lost_samples;
   if (stats_.sites != 0 || stats_.samples != 0) {
-    summary->domain_lines.push_back("stacks: " + GroupThousands(std::to_string(stats_.sites)) +
-                                    " at traced calls, " +
-                                    GroupThousands(std::to_string(stats_.samples)) +
-                                    " CPU samples");
+    summary->domain_lines.push_back(
+        "stacks: " + GroupThousands(std::to_string(stats_.sites)) + " at traced calls, " +
+        GroupThousands(std::to_string(stats_.samples)) + " CPU samples");
   }
   return OkStatus();
 }
@@ -149,8 +155,9 @@ Status StackImport::WriteAll() {
 
 Status StackImport::WritePython(int64_t id, const std::string& python) {
   Database& db = writer_->db();
-  GSYS_ASSIGN_OR_RETURN(Statement st, db.Prepare("INSERT INTO GSYS_PYTHON_CALLCHAINS(id, stackDepth,"
-                                                 " frameId, fileId, line, functionId) VALUES(?,?,?,?,?,?)"));
+  GSYS_ASSIGN_OR_RETURN(Statement st,
+                        db.Prepare("INSERT INTO GSYS_PYTHON_CALLCHAINS(id, stackDepth,"
+                                   " frameId, fileId, line, functionId) VALUES(?,?,?,?,?,?)"));
   int depth = 0;
   size_t begin = 0;
   while (begin < python.size()) {
@@ -179,18 +186,22 @@ Status StackImport::WritePython(int64_t id, const std::string& python) {
 
 Status StackImport::WriteSites() {
   Database& db = writer_->db();
-  GSYS_RETURN_IF_ERROR(db.Exec(
-      "CREATE TEMP TABLE gsys_stack_cuda(gpid INTEGER, corr INTEGER, cc INTEGER,"
-      " PRIMARY KEY(gpid, corr)) WITHOUT ROWID;"
-      "CREATE TEMP TABLE gsys_stack_osrt(gtid INTEGER, start INTEGER, cc INTEGER,"
-      " PRIMARY KEY(gtid, start)) WITHOUT ROWID"));
-  GSYS_ASSIGN_OR_RETURN(Statement cuda_row, db.Prepare("INSERT INTO CUDA_CALLCHAINS(id, symbol, module,"
-                                                       " unresolved, originalIP, stackDepth) VALUES(?,?,?,?,?,?)"));
-  GSYS_ASSIGN_OR_RETURN(Statement osrt_row, db.Prepare("INSERT INTO OSRT_CALLCHAINS(id, symbol, module,"
-                                                       " kernelMode, thumbCode, unresolved, specialEntry, originalIP,"
-                                                       " unwindMethod, stackDepth) VALUES(?,?,?,0,0,?,0,?,?,?)"));
-  GSYS_ASSIGN_OR_RETURN(Statement cuda_map, db.Prepare("INSERT OR REPLACE INTO gsys_stack_cuda VALUES(?,?,?)"));
-  GSYS_ASSIGN_OR_RETURN(Statement osrt_map, db.Prepare("INSERT OR REPLACE INTO gsys_stack_osrt VALUES(?,?,?)"));
+  GSYS_RETURN_IF_ERROR(
+      db.Exec("CREATE TEMP TABLE gsys_stack_cuda(gpid INTEGER, corr INTEGER, cc INTEGER,"
+              " PRIMARY KEY(gpid, corr)) WITHOUT ROWID;"
+              "CREATE TEMP TABLE gsys_stack_osrt(gtid INTEGER, start INTEGER, cc INTEGER,"
+              " PRIMARY KEY(gtid, start)) WITHOUT ROWID"));
+  GSYS_ASSIGN_OR_RETURN(Statement cuda_row,
+                        db.Prepare("INSERT INTO CUDA_CALLCHAINS(id, symbol, module,"
+                                   " unresolved, originalIP, stackDepth) VALUES(?,?,?,?,?,?)"));
+  GSYS_ASSIGN_OR_RETURN(Statement osrt_row,
+                        db.Prepare("INSERT INTO OSRT_CALLCHAINS(id, symbol, module,"
+                                   " kernelMode, thumbCode, unresolved, specialEntry, originalIP,"
+                                   " unwindMethod, stackDepth) VALUES(?,?,?,0,0,?,0,?,?,?)"));
+  GSYS_ASSIGN_OR_RETURN(Statement cuda_map,
+                        db.Prepare("INSERT OR REPLACE INTO gsys_stack_cuda VALUES(?,?,?)"));
+  GSYS_ASSIGN_OR_RETURN(Statement osrt_map,
+                        db.Prepare("INSERT OR REPLACE INTO gsys_stack_osrt VALUES(?,?,?)"));
   std::unordered_map<std::string, int64_t> seen;  // (site kind, frames, python) -> callchain id
   for (const Site& s : sites_) {
     auto& sym = symbolizers_[s.pid];
@@ -229,14 +240,14 @@ Status StackImport::WriteSites() {
     GSYS_RETURN_IF_ERROR(map.Step().status());
     GSYS_RETURN_IF_ERROR(map.Reset());
   }
-  GSYS_RETURN_IF_ERROR(db.Exec(
-      "UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET callchainId = m.cc FROM gsys_stack_cuda AS m"
-      " WHERE m.gpid = (CUPTI_ACTIVITY_KIND_RUNTIME.globalTid & ~0xFFFFFF)"
-      " AND m.corr = CUPTI_ACTIVITY_KIND_RUNTIME.correlationId"));
+  GSYS_RETURN_IF_ERROR(
+      db.Exec("UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET callchainId = m.cc FROM gsys_stack_cuda AS m"
+              " WHERE m.gpid = (CUPTI_ACTIVITY_KIND_RUNTIME.globalTid & ~0xFFFFFF)"
+              " AND m.corr = CUPTI_ACTIVITY_KIND_RUNTIME.correlationId"));
   GSYS_ASSIGN_OR_RETURN(std::optional<int64_t> cuda_matched, db.QueryInt("SELECT changes()"));
-  GSYS_RETURN_IF_ERROR(db.Exec(
-      "UPDATE OSRT_API SET callchainId = m.cc FROM gsys_stack_osrt AS m"
-      " WHERE m.gtid = OSRT_API.globalTid AND m.start = OSRT_API.start"));
+  GSYS_RETURN_IF_ERROR(
+      db.Exec("UPDATE OSRT_API SET callchainId = m.cc FROM gsys_stack_osrt AS m"
+              " WHERE m.gtid = OSRT_API.globalTid AND m.start = OSRT_API.start"));
   GSYS_ASSIGN_OR_RETURN(std::optional<int64_t> osrt_matched, db.QueryInt("SELECT changes()"));
   stats_.matched_sites = static_cast<uint64_t>(cuda_matched.value_or(0) + osrt_matched.value_or(0));
   return db.Exec("DROP TABLE gsys_stack_cuda; DROP TABLE gsys_stack_osrt");
@@ -244,11 +255,13 @@ Status StackImport::WriteSites() {
 
 Status StackImport::WriteSamples() {
   Database& db = writer_->db();
-  GSYS_ASSIGN_OR_RETURN(Statement ev, db.Prepare("INSERT INTO COMPOSITE_EVENTS(id, start, cpu,"
-                                                 " threadState, globalTid, cpuCycles) VALUES(?,?,?,?,?,0)"));
-  GSYS_ASSIGN_OR_RETURN(Statement row, db.Prepare("INSERT INTO SAMPLING_CALLCHAINS(id, symbol, module,"
-                                                  " kernelMode, thumbCode, unresolved, specialEntry, originalIP,"
-                                                  " unwindMethod, stackDepth) VALUES(?,?,?,0,0,?,0,?,?,?)"));
+  GSYS_ASSIGN_OR_RETURN(Statement ev,
+                        db.Prepare("INSERT INTO COMPOSITE_EVENTS(id, start, cpu,"
+                                   " threadState, globalTid, cpuCycles) VALUES(?,?,?,?,?,0)"));
+  GSYS_ASSIGN_OR_RETURN(Statement row,
+                        db.Prepare("INSERT INTO SAMPLING_CALLCHAINS(id, symbol, module,"
+                                   " kernelMode, thumbCode, unresolved, specialEntry, originalIP,"
+                                   " unwindMethod, stackDepth) VALUES(?,?,?,0,0,?,0,?,?,?)"));
   int64_t id = 1;
   for (const Sample& s : samples_) {
     auto& sym = symbolizers_[s.pid];

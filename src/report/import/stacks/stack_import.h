@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // StackImport, the stacks import module: the stack records (kinds 112..127,
 // format/stack_records.h) -> nsys's CUDA_CALLCHAINS, OSRT_CALLCHAINS, COMPOSITE_EVENTS,
-// SAMPLING_CALLCHAINS and SCHED_EVENTS, plus GSYS_PYTHON_CALLCHAINS. Records are collected per process while the streams are decoded;
-// Finish() symbolizes each process's addresses with its own module map (symbolizer.h), dedups
-// identical stacks into one callchain id (ids are unique across the *_CALLCHAINS tables), and
-// sets callchainId on the API rows the stacks belong to: CUDA API rows by (process,
-// correlationId), OS-runtime rows by (thread, start). It runs after the CUDA and OS-runtime
-// rows are written.
+// SAMPLING_CALLCHAINS and SCHED_EVENTS, plus GSYS_PYTHON_CALLCHAINS. Records are collected per
+// process while the streams are decoded; Finish() symbolizes each process's addresses with its own
+// module map (symbolizer.h), dedups identical stacks into one callchain id (ids are unique across
+// the *_CALLCHAINS tables), and sets callchainId on the API rows the stacks belong to: CUDA API
+// rows by (process, correlationId), OS-runtime rows by (thread, start). It runs after the CUDA and
+// OS-runtime rows are written.
 //
 // Threading: one thread, like the import.
 #pragma once
@@ -31,7 +31,9 @@ struct StackImportStats {
 class StackImport : public ImportModule {
  public:
   explicit StackImport(const ImportContext& context)
-      : writer_(context.writer), origin_(context.origin), ticks_(context.ticks),
+      : writer_(context.writer),
+        origin_(context.origin),
+        ticks_(context.ticks),
         counters_(context.counters) {}
 
   const char* name() const override { return "stacks"; }

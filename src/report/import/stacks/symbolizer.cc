@@ -45,16 +45,18 @@ const DwApi& Api() {
       a->error = "libdw.so.1 not found: native frames named from the files' ELF symbol tables";
       return a;
     }
-    bool ok = Sym(h, &a->begin, "dwfl_begin") && Sym(h, &a->end, "dwfl_end") &&
-              Sym(h, &a->report_begin, "dwfl_report_begin") &&
-              Sym(h, &a->report_elf, "dwfl_report_elf") &&
-              Sym(h, &a->report_end, "dwfl_report_end") &&
-              Sym(h, &a->addrmodule, "dwfl_addrmodule") &&
-              Sym(h, &a->addrinfo, "dwfl_module_addrinfo") &&
-              Sym(h, &a->build_id, "dwfl_module_build_id") &&
-              Sym(h, &a->find_debuginfo, "dwfl_standard_find_debuginfo") &&
-              Sym(h, &a->section_address, "dwfl_offline_section_address");
-    if (!ok) a->error = "libdw.so.1 lacks the dwfl functions gsys needs: native frames named from the files' ELF symbol tables";
+    bool ok =
+        Sym(h, &a->begin, "dwfl_begin") && Sym(h, &a->end, "dwfl_end") &&
+        Sym(h, &a->report_begin, "dwfl_report_begin") &&
+        Sym(h, &a->report_elf, "dwfl_report_elf") && Sym(h, &a->report_end, "dwfl_report_end") &&
+        Sym(h, &a->addrmodule, "dwfl_addrmodule") && Sym(h, &a->addrinfo, "dwfl_module_addrinfo") &&
+        Sym(h, &a->build_id, "dwfl_module_build_id") &&
+        Sym(h, &a->find_debuginfo, "dwfl_standard_find_debuginfo") &&
+        Sym(h, &a->section_address, "dwfl_offline_section_address");
+    if (!ok)
+      a->error =
+          "libdw.so.1 lacks the dwfl functions gsys needs: native frames named from the files' ELF "
+          "symbol tables";
     return a;
   }();
   return *api;
@@ -116,8 +118,8 @@ Symbolizer::Symbolizer(std::vector<LoadedModule> modules, Backend backend)
   api.report_begin(dwfl_->handle);
   for (const LoadedModule& m : modules_) {
     if (m.path.empty() || m.path[0] != '/') continue;  // [vdso] and friends
-    Dwfl_Module* mod = api.report_elf(dwfl_->handle, m.path.c_str(), m.path.c_str(), -1, m.bias,
-                                      false);
+    Dwfl_Module* mod =
+        api.report_elf(dwfl_->handle, m.path.c_str(), m.path.c_str(), -1, m.bias, false);
     if (mod == nullptr || m.build_id.empty()) continue;
     const unsigned char* id = nullptr;
     GElf_Addr vaddr = 0;

@@ -42,8 +42,8 @@ std::vector<LoadedModule> OwnModules() {
         auto* list = static_cast<std::vector<LoadedModule>*>(data);
         LoadedModule m;
         m.bias = info->dlpi_addr;
-        m.path = info->dlpi_name != nullptr && info->dlpi_name[0] != '\0' ? info->dlpi_name
-                                                                          : SelfPath();
+        m.path =
+            info->dlpi_name != nullptr && info->dlpi_name[0] != '\0' ? info->dlpi_name : SelfPath();
         uint64_t lo = UINT64_MAX, hi = 0;
         for (int i = 0; i < info->dlpi_phnum; ++i) {
           const ElfW(Phdr)& ph = info->dlpi_phdr[i];
@@ -86,20 +86,23 @@ TEST(ElfSymbolsTest, ReadsThisBinarysFunctionsAndBuildId) {
   auto t = ElfSymbols::Load(SelfPath());
   ASSERT_NE(t, nullptr);
   EXPECT_GT(t->size(), 100u);
-  EXPECT_EQ(t->build_id().size(), 20u);  // GNU ld's default sha1 build id
+  EXPECT_EQ(t->build_id().size(), 20u);                       // GNU ld's default sha1 build id
   EXPECT_EQ(ElfSymbols::Load("/proc/self/status"), nullptr);  // not ELF
   EXPECT_EQ(ElfSymbols::Load("/nonexistent/x.so"), nullptr);
 }
 
 TEST(SymbolizerTest, ElfTablesNameOwnAndLibcFunctions) {
   Symbolizer s(OwnModules(), Symbolizer::Backend::kElfTables);
-  const SymbolizedFrame& a = s.Lookup(Addr(reinterpret_cast<void*>(&gsys_symtest_alpha)) + 2, false);
+  const SymbolizedFrame& a =
+      s.Lookup(Addr(reinterpret_cast<void*>(&gsys_symtest_alpha)) + 2, false);
   EXPECT_TRUE(a.resolved);
   EXPECT_EQ(a.symbol, "gsys_symtest_alpha");
   EXPECT_EQ(a.module, SelfPath());
   // A return address one past the function's last byte belongs to the caller's call site.
-  EXPECT_NE(s.Lookup(Addr(reinterpret_cast<void*>(&gsys_symtest_beta)), true).symbol, "gsys_symtest_beta");
-  EXPECT_EQ(s.Lookup(Addr(reinterpret_cast<void*>(&gsys_symtest_beta)) + 1, true).symbol, "gsys_symtest_beta");
+  EXPECT_NE(s.Lookup(Addr(reinterpret_cast<void*>(&gsys_symtest_beta)), true).symbol,
+            "gsys_symtest_beta");
+  EXPECT_EQ(s.Lookup(Addr(reinterpret_cast<void*>(&gsys_symtest_beta)) + 1, true).symbol,
+            "gsys_symtest_beta");
   EXPECT_EQ(s.Lookup(Addr(reinterpret_cast<void*>(&gsys_symtest::Twice)) + 1, false).symbol,
             "gsys_symtest::Twice(int)");
   const SymbolizedFrame& libc = s.Lookup(Addr(reinterpret_cast<void*>(&getppid)) + 1, false);
@@ -117,7 +120,8 @@ TEST(SymbolizerTest, ChangedBuildIdLeavesFramesUnresolved) {
   std::vector<LoadedModule> mods = OwnModules();
   for (LoadedModule& m : mods) m.build_id = std::string(20, '\x5a');
   Symbolizer s(mods, Symbolizer::Backend::kElfTables);
-  const SymbolizedFrame& f = s.Lookup(Addr(reinterpret_cast<void*>(&gsys_symtest_alpha)) + 2, false);
+  const SymbolizedFrame& f =
+      s.Lookup(Addr(reinterpret_cast<void*>(&gsys_symtest_alpha)) + 2, false);
   EXPECT_FALSE(f.resolved);
   EXPECT_EQ(f.symbol.rfind("0x", 0), 0u) << f.symbol;
 }
@@ -135,7 +139,8 @@ TEST(SymbolizerTest, ElfTablesAgreeWithLibdw) {
   // Every 4 KiB of this binary's code, as a broad sample.
   auto [text_start, text_end] = OwnText();
   ASSERT_LT(text_start, text_end);
-  for (uint64_t pc = text_start + 0x100; pc < text_end && pcs.size() < 400; pc += 0x1000) pcs.push_back(pc);
+  for (uint64_t pc = text_start + 0x100; pc < text_end && pcs.size() < 400; pc += 0x1000)
+    pcs.push_back(pc);
   int resolved = 0;
   for (uint64_t pc : pcs) {
     const SymbolizedFrame& a = dw.Lookup(pc, false);

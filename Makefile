@@ -35,8 +35,9 @@ install: build
 deb: build
 	@cd $(BUILD) && cpack -G DEB -B deb >/dev/null && ls deb/*.deb
 
-lint:
+lint: deps
 	@bash tools/check_layering.sh
+	@bash tools/check_format.sh
 
 test-release: build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)

@@ -7,6 +7,7 @@ packages=(cmake make g++ pkg-config libsqlite3-dev sqlite3 libgtest-dev libgmock
           libssl-dev libcurl4-openssl-dev  # upload: static libcrypto, curl headers (dlopen'ed)
           dpkg-dev  # make deb: dpkg-shlibdeps computes the package's libc6 version
           clang libclang-rt-dev valgrind  # reliability: libFuzzer, memcheck
+          clang-format  # make lint: tools/check_format.sh (clang-format 14 on Debian 12)
           openmpi-bin libopenmpi-dev  # recipe --mode mpi test (gsys dlopens libmpi)
           rapidjson-dev zlib1g-dev  # Kineto trace import: SAX parsing (header-only), gzip (static)
           # HTA (../shared/tools/hta) as a test client of the Kineto export; Debian's python3

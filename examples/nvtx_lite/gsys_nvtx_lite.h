@@ -50,8 +50,8 @@ static int gsys_nvtx_lite_module_table(NvtxCallbackModule module, NvtxFunctionTa
   return 0;  // no CUDA, OpenCL or sync module here
 }
 
-static const NvtxExportTableCallbacks gsys_nvtx_lite_callbacks = {
-    sizeof(NvtxExportTableCallbacks), gsys_nvtx_lite_module_table};
+static const NvtxExportTableCallbacks gsys_nvtx_lite_callbacks = {sizeof(NvtxExportTableCallbacks),
+                                                                  gsys_nvtx_lite_module_table};
 
 static const void* gsys_nvtx_lite_export_table(uint32_t id) {
   return id == NVTX_ETID_CALLBACKS ? &gsys_nvtx_lite_callbacks : NULL;
@@ -65,7 +65,8 @@ static void gsys_nvtx_lite_load(void) {
   if (path == NULL || path[0] == '\0') return;
   lib = dlopen(path, RTLD_LAZY);
   if (lib == NULL) return;
-  init = GSYS_NVTX_FN_CAST(NvtxInitializeInjectionNvtxFunc_t, dlsym(lib, "InitializeInjectionNvtx2"));
+  init =
+      GSYS_NVTX_FN_CAST(NvtxInitializeInjectionNvtxFunc_t, dlsym(lib, "InitializeInjectionNvtx2"));
   if (init != NULL && init(gsys_nvtx_lite_export_table) != 0) return;
   // Declined: whatever it stored is not to be called.
   for (i = 0; i < NVTX_CBID_CORE_SIZE; ++i) gsys_nvtx_lite_core[i] = NULL;

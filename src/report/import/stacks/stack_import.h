@@ -48,10 +48,6 @@ class StackImport : public ImportModule {
   // Runs after the CUDA and OS-runtime rows are written (registry order).
   Status Finish(ImportSummary* summary) override;
 
-  const StackImportStats& stats() const { return stats_; }
-  // One line per thing the user should know (sampling method, why something was off).
-  const std::vector<std::string>& notes() const { return notes_; }
-
  private:
   struct Site {
     uint32_t pid, tid, site;
@@ -100,6 +96,7 @@ class StackImport : public ImportModule {
   std::vector<Switch> switches_;
   std::map<uint32_t, std::unique_ptr<Symbolizer>> symbolizers_;
   StackImportStats stats_;
+  // One line per thing the user should know (sampling method, why something was off).
   std::vector<std::string> notes_;
   int64_t next_callchain_ = 1;
 };
